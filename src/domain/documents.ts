@@ -1,0 +1,165 @@
+import type {
+  CompanySizeBand,
+  Currency,
+  EmploymentType,
+  ExperienceLevel,
+  SalaryPeriod,
+  SignalCategory,
+  SignalPolarity,
+  WorkType,
+} from './enums.js';
+
+/**
+ * The documents stored in Elasticsearch, exactly as indexed (`_source`). The mappings in
+ * `index-mappings/` index the fields named here; anything marked "display only" is kept in
+ * `_source` but not indexed. Fields ending in `_key` hold the accent-folded, lowercased form
+ * (see `foldKey`) that filters match against; the display value sits beside them.
+ */
+
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
+export interface LocationDoc {
+  /** Display text, e.g. "Munich, Bavaria, Germany". */
+  display: string;
+  city: string;
+  region: string;
+  country_code: string;
+  country_name: string;
+  /** Folded keys of city, region, country name and country code, for `location` filters. */
+  keys: string[];
+  geo: GeoPoint;
+}
+
+export interface SalaryDoc {
+  min: number;
+  max: number;
+  currency: Currency;
+  period: SalaryPeriod;
+  display: string;
+}
+
+/** Annualised salary converted with the FX table at indexing time; integers in major units. */
+export interface AnnualSalaryDoc {
+  gbp_min: number;
+  gbp_max: number;
+  gbp_mid: number;
+  eur_min: number;
+  eur_max: number;
+  eur_mid: number;
+  usd_min: number;
+  usd_max: number;
+  usd_mid: number;
+}
+
+export interface EstimatedFeeDoc {
+  min: number;
+  max: number;
+  currency: Currency;
+  rate_percent: number;
+}
+
+export interface SocialLink {
+  network: string;
+  url: string;
+}
+
+export interface LeadDetailsDoc {
+  job_links: string[];
+  experience_years: { min: number; max: number | null };
+  industry: string;
+  applicants: number;
+  job_tags: string[];
+  company_tags: string[];
+  company: {
+    website_url: string | null;
+    size: string | null;
+    size_band: CompanySizeBand | null;
+    is_blue_chip: boolean;
+    social_links: SocialLink[];
+  };
+}
+
+export interface LeadDoc {
+  id: string;
+  /** Unique, dense, increasing with creation: the `search_after` tiebreaker. */
+  seq: number;
+  title: string;
+  /** Folded title, for the `title` aggregation's key. */
+  title_key: string;
+  title_family: string;
+  is_open: boolean;
+  posted_date: string;
+  location: LocationDoc;
+  company: {
+    id: string | null;
+    name: string;
+    name_key: string;
+    /** `name_key` + "|" + (`id` or ""): sorts companies by name with a unique tiebreak. */
+    rank_key: string;
+    logo_url: string | null;
+    size_band: CompanySizeBand | null;
+    is_agency: boolean;
+  };
+  industry: string;
+  industry_key: string;
+  work_type: WorkType;
+  employment_type: EmploymentType;
+  experience_level: ExperienceLevel;
+  skills: string[];
+  skills_key: string[];
+  soft_skills: string[];
+  salary: SalaryDoc | null;
+  salary_annual: AnnualSalaryDoc | null;
+  estimated_fee: EstimatedFeeDoc | null;
+  summary: string;
+  about_company: string;
+  other_locations: Array<{ lead_id: string; location: string }>;
+  /** Display only: never searchable. */
+  details: LeadDetailsDoc;
+}
+
+export interface CompanyDoc {
+  id: string;
+  seq: number;
+  name: string;
+  name_key: string;
+  logo_url: string | null;
+  website_url: string | null;
+  industry: string;
+  industry_key: string;
+  sector: string;
+  size: string;
+  size_band: CompanySizeBand;
+  headquarters: LocationDoc;
+  /** Display text of the headquarters, e.g. "London, United Kingdom". */
+  location: string;
+  founded: number;
+  about: string;
+  specialties: string[];
+  is_blue_chip: boolean;
+  is_agency: boolean;
+  office_locations: string[];
+  social_links: SocialLink[];
+}
+
+export interface SignalDoc {
+  id: string;
+  seq: number;
+  company: {
+    id: string;
+    name: string;
+    name_key: string;
+    logo_url: string | null;
+    size_band: CompanySizeBand;
+  };
+  category: SignalCategory;
+  polarity: SignalPolarity;
+  title: string;
+  summary: string;
+  url: string;
+  country: string;
+  announced_on: string;
+}

@@ -1,0 +1,54 @@
+/** The fixed value lists of the specification; `get_filter_options` returns them as they are here. */
+
+export const EXPERIENCE_LEVELS = ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'] as const;
+export const WORK_TYPES = ['Remote', 'Hybrid', 'On-site'] as const;
+export const EMPLOYMENT_TYPES = ['Full-time', 'Part-time', 'Contract', 'Internship', 'Temporary', 'Freelance'] as const;
+export const COMPANY_SIZE_BANDS = ['startup', 'scale_up', 'small', 'medium', 'enterprise'] as const;
+export const CURRENCIES = ['GBP', 'EUR', 'USD'] as const;
+export const SALARY_PERIODS = ['year', 'month', 'week', 'day', 'hour'] as const;
+export const SIGNAL_CATEGORIES = [
+  'funding',
+  'grant',
+  'investor_fund',
+  'new_location',
+  'acquisition',
+  'c_level_change',
+  'layoff',
+  'technology_change',
+  'outsourcing',
+] as const;
+export const SIGNAL_POLARITIES = ['positive', 'negative', 'neutral'] as const;
+export const SIGNAL_COUNTRIES = ['GB', 'IE', 'DE', 'AT', 'CH', 'PL', 'RO', 'BG'] as const;
+
+export const COMPANY_SIZE_BAND_LABELS: Record<CompanySizeBand, string> = {
+  startup: 'Startup (1-50 employees, early stage)',
+  scale_up: 'Scale-up (51-250 employees, growing fast)',
+  small: 'Small (11-200 employees)',
+  medium: 'Medium (201-1,000 employees)',
+  enterprise: 'Enterprise (1,000+ employees)',
+};
+
+export const COUNTRY_NAMES: Record<string, string> = {
+  GB: 'United Kingdom',
+  IE: 'Ireland',
+  DE: 'Germany',
+  AT: 'Austria',
+  CH: 'Switzerland',
+  PL: 'Poland',
+  RO: 'Romania',
+  BG: 'Bulgaria',
+  NL: 'Netherlands',
+  FR: 'France',
+  ES: 'Spain',
+  PT: 'Portugal',
+  US: 'United States',
+};
+
+export type ExperienceLevel = (typeof EXPERIENCE_LEVELS)[number];
+export type WorkType = (typeof WORK_TYPES)[number];
+export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
+export type CompanySizeBand = (typeof COMPANY_SIZE_BANDS)[number];
+export type Currency = (typeof CURRENCIES)[number];
+export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
+export type SignalCategory = (typeof SIGNAL_CATEGORIES)[number];
+export type SignalPolarity = (typeof SIGNAL_POLARITIES)[number];
