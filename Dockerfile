@@ -1,0 +1,12 @@
+# The MCP server as a container, for `docker compose --profile app up`.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts && npm cache clean --force
+COPY tsconfig.json ./
+COPY src ./src
+COPY index-mappings ./index-mappings
+USER node
+EXPOSE 3000
+CMD ["npx", "tsx", "src/main.ts"]
