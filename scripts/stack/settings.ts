@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StackError } from './errors.js';
+
+/** The repository root, found from this file so the commands work from any working directory. */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface StackSettings {
+  /** Everything the local build downloads, unpacks, logs and stores lives under here. */
+  stackDir: string;
+  esPort: number;
+  esTransportPort: number;
+  mongoPort: number;
+  /** JVM heap for Elasticsearch, e.g. `2g` or `512m`. */
+  esHeap: string;
+  /** `STACK_MODE`: `docker` or `local` skips the automatic choice (Docker when an engine answers). */
+  forcedMode?: 'docker' | 'local';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function stackDirectory(env: Env = process.env): string {
+  return path.resolve(projectRoot, env.STACK_DIR || '.stack');
+}
+
+export function stackSettings(env: Env = process.env): StackSettings {
+  const esPort = port(env, 'ES_PORT', 9200);
+  return {
+    stackDir: stackDirectory(env),
+    esPort,
+    esTransportPort: port(env, 'ES_TRANSPORT_PORT', esPort + 100),
+    mongoPort: port(env, 'MONGO_PORT', 27017),
+    esHeap: heap(env.ES_HEAP || '2g'),
+    ...forcedMode(env.STACK_MODE),
+  };
+}
+
+function forcedMode(raw: string | undefined): Pick<StackSettings, 'forcedMode'> {
+  if (!raw) return {};
+  if (raw !== 'docker' && raw !== 'local') throw new StackError(`STACK_MODE=${raw} must be docker or local.`);
+  return { forcedMode: raw };
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    throw new StackError(`${name}=${raw} is not a port number (1-65535).`);
+  }
+  return value;
+}
+
+function heap(raw: string): string {
+  if (!/^\d+[mg]$/i.test(raw)) throw new StackError(`ES_HEAP=${raw} must look like 2g or 512m.`);
+  return raw.toLowerCase();
+}
+
+export function elasticsearchUrlFor(settings: StackSettings): string {
+  return `http://127.0.0.1:${settings.esPort}`;
+}
+
+/** `directConnection` keeps the driver from looking for a replica set the local servers do not have. */
+export function mongodbUriFor(settings: StackSettings): string {
+  return `mongodb://127.0.0.1:${settings.mongoPort}/?directConnection=true`;
+}

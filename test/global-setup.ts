@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
+import type { TestProject } from 'vitest/node';
+import { stackDown, stackUp, useDocker } from '../scripts/stack/commands.js';
+import { elasticsearchHealthy, mongoAnswers } from '../scripts/stack/health.js';
+import { stackSettings } from '../scripts/stack/settings.js';
+import { readStackUrls, type StackUrls } from '../scripts/stack/state.js';
+import { elasticsearchImage, stackVersions } from '../scripts/stack/versions.js';
+import type { TestBackends } from './support/backends.js';
+
+interface Provisioned {
+  urls: StackUrls;
+  source: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Finds backends for the integration tests, in this order: ELASTICSEARCH_URL and MONGODB_URI;
+ * a stack already started by `stack:up` (its URLs are in .stack/state.json); testcontainers when
+ * a Docker engine answers; else the local build, started here and stopped at teardown.
+ */
+async function provision(): Promise<Provisioned> {
+  const { ELASTICSEARCH_URL, MONGODB_URI } = process.env;
+  if (ELASTICSEARCH_URL && MONGODB_URI) {
+    return {
+      urls: { elasticsearchUrl: ELASTICSEARCH_URL, mongodbUri: MONGODB_URI },
+      source: 'environment',
+      release: async () => {},
+    };
+  }
+  const running = readStackUrls();
+  if (
+    running &&
+    (await elasticsearchHealthy(running.elasticsearchUrl)) &&
+    (await mongoAnswers(running.mongodbUri))
+  ) {
+    return { urls: running, source: 'running stack', release: async () => {} };
+  }
+  if (await useDocker(stackSettings())) return startContainers();
+  const state = await stackUp();
+  return { urls: state, source: `stack:up (${state.mode})`, release: () => stackDown() };
+}
+
+async function startContainers(): Promise<Provisioned> {
+  const [elasticsearch, mongo] = await Promise.all([
+    new GenericContainer(elasticsearchImage())
+      .withEnvironment({
+        'discovery.type': 'single-node',
+        'xpack.security.enabled': 'false',
+        'cluster.routing.allocation.disk.threshold_enabled': 'false',
+        'search.max_buckets': '250000',
+        ES_JAVA_OPTS: '-Xms1g -Xmx1g',
+      })
+      .withExposedPorts(9200)
+      .withWaitStrategy(Wait.forHttp('/_cluster/health', 9200).forStatusCode(200))
+      .withStartupTimeout(240_000)
+      .start(),
+    new GenericContainer(stackVersions.mongoImage).withExposedPorts(27017).start(),
+  ]);
+  const address = (container: StartedTestContainer, port: number) =>
+    `${container.getHost()}:${container.getMappedPort(port)}`;
+  return {
+    urls: {
+      elasticsearchUrl: `http://${address(elasticsearch, 9200)}`,
+      mongodbUri: `mongodb://${address(mongo, 27017)}/?directConnection=true`,
+    },
+    source: 'testcontainers',
+    release: async () => {
+      await Promise.all([elasticsearch.stop(), mongo.stop()]);
+    },
+  };
+}
+
+async function elasticsearchRequest(url: string, method: string, path: string): Promise<unknown> {
+  const response = await fetch(new URL(path, url), { method });
+  if (!response.ok && response.status !== 404) {
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  }
+  return response.json();
+}
+
+/**
+ * Deletes the run's indices by name (wildcard deletes are refused while
+ * `action.destructive_requires_name` is on), its index templates, and its database.
+ */
+async function removeRunData(backends: TestBackends): Promise<void> {
+  const { elasticsearchUrl, indexPrefix } = backends;
+  const indices = (await elasticsearchRequest(
+    elasticsearchUrl,
+    'GET',
+    `/_cat/indices/${indexPrefix}-*?format=json&h=index&expand_wildcards=all`,
+  )) as { index: string }[];
+  if (indices.length > 0) {
+    await elasticsearchRequest(
+      elasticsearchUrl,
+      'DELETE',
+      `/${indices.map((entry) => entry.index).join(',')}`,
+    );
+  }
+  await elasticsearchRequest(elasticsearchUrl, 'DELETE', `/_index_template/${indexPrefix}-*`);
+
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(backends.mongodbUri, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    await client.db(backends.mongoDb).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const provisioned = await provision();
+  const runId = randomBytes(4).toString('hex');
+  const backends: TestBackends = {
+    ...provisioned.urls,
+    indexPrefix: `test-${runId}`,
+    mongoDb: `test_${runId}`,
+  };
+  console.log(
+    `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +
+      `index prefix ${backends.indexPrefix}, database ${backends.mongoDb}`,
+  );
+  project.provide('testBackends', backends);
+  return async () => {
+    try {
+      await removeRunData(backends);
+    } finally {
+      await provisioned.release();
+    }
+  };
+}

@@ -1,0 +1,39 @@
+import { inject } from 'vitest';
+import { type Config, parseConfig } from '../../src/config.js';
+
+/** The servers of this test run and the names that keep its data apart from everything else. */
+export interface TestBackends {
+  elasticsearchUrl: string;
+  mongodbUri: string;
+  /** `test-<random>`: every index and template of the run starts with it; removed at teardown. */
+  indexPrefix: string;
+  /** `test_<random>`: dropped at teardown. */
+  mongoDb: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testBackends: TestBackends;
+  }
+}
+
+/** Available in integration tests (the project whose global setup provides them). */
+export function testBackends(): TestBackends {
+  return inject('testBackends');
+}
+
+/** The environment a server or seed process of this run needs, e.g. for `spawn(..., { env })`. */
+export function testEnv(): Record<string, string> {
+  const backends = testBackends();
+  return {
+    ELASTICSEARCH_URL: backends.elasticsearchUrl,
+    MONGODB_URI: backends.mongodbUri,
+    MONGODB_DB: backends.mongoDb,
+    INDEX_PREFIX: backends.indexPrefix,
+  };
+}
+
+/** Server settings pointing at this run's backends; `overrides` win. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig({ LOG_LEVEL: 'silent', ...testEnv(), ...overrides });
+}
