@@ -1,0 +1,139 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { foldKey } from '../domain/fold.js';
+import type { SearchCompaniesArgs } from '../tools/params.js';
+import {
+  type FilterClauses,
+  NOT_AN_AGENCY,
+  OPEN_ROLES,
+  placeClauses,
+  type Query,
+  type SearchBody,
+  sinceDaysAgoClause,
+  skillsClause,
+  titleClause,
+} from './lead-query.js';
+
+/**
+ * `search_companies` ranks companies by their matching open roles with ONE request on the
+ * leads index, because the ranking is a count of roles:
+ *
+ * - the query keeps the open roles that pass the role filters (location, skills,
+ *   hiring_for_title, posted_within_days) at companies that pass the company filters. The
+ *   company fields (name key, industry, size band, agency flag) are copied onto every lead
+ *   at indexing time, so company filters need no join; roles of companies without a profile
+ *   (`company.id` missing) are left out, as the contract lists only companies with one;
+ * - `ranked` is a terms aggregation on `company.rank_key` (`name_key|id`) ordered by count,
+ *   then key, i.e. by open roles descending then name; its size reaches just past the page,
+ *   at most 1,000 (the paging cap), and the page is sliced from it by offset;
+ * - `counted` is the same terms aggregation sized for every company, with `min_doc_count`
+ *   = min_open_roles, under a `stats_bucket` whose `count` is the exact `total`. Its buckets
+ *   are dropped from the response with `filter_path`, so only the number travels. The
+ *   aggregation works on global ordinals: one pass over the matching leads plus one bucket
+ *   per company, tens of milliseconds at a million leads and 100,000 companies, and it
+ *   needs `search.max_buckets` above COUNTED_COMPANIES_LIMIT (the stack raises it).
+ *
+ * The caller then fetches the page's company profiles from the companies index by id.
+ */
+
+/** Upper bound on the companies the `total` can count. */
+export const COUNTED_COMPANIES_LIMIT = 200_000;
+
+export interface CompanyRanking {
+  body: SearchBody;
+  notes: string[];
+  unknownPlace: boolean;
+}
+
+export function buildCompanyRanking(
+  args: SearchCompaniesArgs,
+  now: Date,
+  page: { offset: number; size: number },
+): CompanyRanking {
+  const clauses = companyRoleFilter(args, now);
+  const byRank = (size: number): estypes.AggregationsAggregationContainer => ({
+    terms: {
+      field: 'company.rank_key',
+      size,
+      min_doc_count: args.min_open_roles,
+      order: [{ _count: 'desc' }, { _key: 'asc' }],
+    },
+  });
+  return {
+    body: {
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter: clauses.filter } },
+      aggs: {
+        ranked: byRank(Math.max(1, page.offset + page.size)),
+        counted: byRank(COUNTED_COMPANIES_LIMIT),
+        company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
+      },
+      filter_path: ['aggregations.ranked', 'aggregations.company_total'],
+    },
+    notes: clauses.notes,
+    unknownPlace: clauses.unknownPlace,
+  };
+}
+
+function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses {
+  const clauses: FilterClauses = {
+    filter: [OPEN_ROLES, { exists: { field: 'company.id' } }],
+    notes: [],
+    unknownPlace: false,
+  };
+  if (args.location !== undefined) {
+    const place = placeClauses(args.location, undefined, '');
+    clauses.filter.push(...place.filter);
+    clauses.notes.push(...place.notes);
+    clauses.unknownPlace = place.unknownPlace;
+  }
+  if (args.skills?.length) clauses.filter.push(skillsClause(args.skills));
+  if (args.hiring_for_title !== undefined) clauses.filter.push(titleClause(args.hiring_for_title));
+  if (args.posted_within_days !== undefined) {
+    clauses.filter.push(sinceDaysAgoClause('posted_date', args.posted_within_days, now));
+  }
+  if (args.name !== undefined) clauses.filter.push(nameContainsClause('company.name_key', args.name));
+  if (args.industry !== undefined) clauses.filter.push({ term: { industry_key: foldKey(args.industry) } });
+  if (args.company_size) clauses.filter.push({ term: { 'company.size_band': args.company_size } });
+  if (!args.include_recruitment_agencies) clauses.filter.push(NOT_AN_AGENCY);
+  return clauses;
+}
+
+/**
+ * "Part of the company name" on a folded name key. A leading-wildcard pattern walks the
+ * term dictionary of one field of company names: fine for ~100,000 distinct names.
+ */
+export function nameContainsClause(field: string, part: string): Query {
+  const literal = foldKey(part).replace(/[\\*?]/g, (character) => `\\${character}`);
+  return { wildcard: { [field]: { value: `*${literal}*` } } };
+}
+
+export interface RankedCompany {
+  companyId: string;
+  openRoles: number;
+}
+
+interface RankingResponse {
+  aggregations?: {
+    ranked?: { buckets: Array<{ key: string | number; doc_count: number }> };
+    company_total?: { count: number };
+  };
+}
+
+/** The page of the ranking (by offset) and the exact number of companies meeting min_open_roles. */
+export function readCompanyRanking(
+  response: RankingResponse,
+  page: { offset: number; size: number },
+): { total: number; companies: RankedCompany[]; moreExist: boolean } {
+  const total = response.aggregations?.company_total?.count ?? 0;
+  const buckets = response.aggregations?.ranked?.buckets ?? [];
+  const companies = buckets.slice(page.offset, page.offset + page.size).map((bucket) => ({
+    companyId: companyIdOfRankKey(String(bucket.key)),
+    openRoles: bucket.doc_count,
+  }));
+  return { total, companies, moreExist: page.offset + companies.length < total };
+}
+
+export function companyIdOfRankKey(rankKey: string): string {
+  return rankKey.slice(rankKey.lastIndexOf('|') + 1);
+}

@@ -1,0 +1,197 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { Currency } from '../domain/enums.js';
+import { foldKey } from '../domain/fold.js';
+import { InvalidArgument } from '../errors.js';
+import { placeKey, resolvePlace } from '../reference/gazetteer.js';
+import type { LeadFilters, SearchLeadsArgs } from '../tools/params.js';
+import type { PagePosition } from './cursor.js';
+
+/**
+ * Pure builders for queries on the leads index (CONTRACT §5). Each clause builder covers one
+ * filter so `search_leads`, `get_market_insights` and `search_companies` share the exact
+ * same semantics.
+ */
+
+export type Query = estypes.QueryDslQueryContainer;
+export type SearchBody = Omit<estypes.SearchRequest, 'index'>;
+
+/** Filter clauses plus what the caller should tell the assistant about them. */
+export interface FilterClauses {
+  filter: Query[];
+  notes: string[];
+  /** The location was not recognised: the query matches nothing and the caller may skip it. */
+  unknownPlace: boolean;
+}
+
+export const OPEN_ROLES: Query = { term: { is_open: true } };
+export const NOT_AN_AGENCY: Query = { term: { 'company.is_agency': false } };
+
+export function titleClause(words: string): Query {
+  return { match: { title: { query: words, operator: 'and' } } };
+}
+
+export function skillsClause(skills: readonly string[]): Query {
+  return { terms: { skills_key: [...new Set(skills.map(foldKey))] } };
+}
+
+/** Posted on or after today (UTC) minus `days` days. */
+export function sinceDaysAgoClause(field: string, days: number, now: Date): Query {
+  return { range: { [field]: { gte: isoDate(daysBefore(now, days)), format: 'yyyy-MM-dd' } } };
+}
+
+/**
+ * A location filter. `field` names the parameter in errors (`location` or
+ * `filters.location`). With a radius the place must be a city: a region or country has no
+ * single centre to measure from, so that is an error on the location; a place that is not
+ * recognised at all is not an error but an empty result with a note, as without a radius.
+ */
+export function placeClauses(
+  location: string,
+  radiusKm: number | undefined,
+  fieldPrefix: string,
+): Pick<FilterClauses, 'filter' | 'notes' | 'unknownPlace'> {
+  const place = resolvePlace(location);
+  if (!place) {
+    return {
+      filter: [{ match_none: {} }],
+      notes: [
+        `The location "${location}" was not recognised, so no roles match. Use a city, region or country name or an ISO country code, e.g. "Berlin", "Bavaria", "Germany" or "DE".`,
+      ],
+      unknownPlace: true,
+    };
+  }
+  if (radiusKm === undefined) {
+    return { filter: [{ term: { 'location.keys': placeKey(place) } }], notes: [], unknownPlace: false };
+  }
+  if (place.kind !== 'city') {
+    const what = place.kind === 'region' ? 'a region' : 'a country';
+    throw new InvalidArgument(
+      `${fieldPrefix}location`,
+      `"${location}" is ${what}, but radius_km measures from a city. Name a city in location, or leave radius_km out to search the whole ${place.kind}.`,
+    );
+  }
+  return {
+    filter: [
+      {
+        geo_distance: {
+          distance: `${radiusKm}km`,
+          'location.geo': { lat: place.city.lat, lon: place.city.lon },
+        },
+      },
+    ],
+    notes: [],
+    unknownPlace: false,
+  };
+}
+
+/**
+ * The filters shared by `search_leads` and `get_market_insights.filters`: open roles only,
+ * agencies left out unless asked for. `fieldPrefix` is prepended to field names in errors.
+ */
+export function buildLeadFilter(filters: LeadFilters, now: Date, fieldPrefix = ''): FilterClauses {
+  if (filters.radius_km !== undefined && filters.location === undefined) {
+    throw new InvalidArgument(
+      `${fieldPrefix}radius_km`,
+      'radius_km needs location naming the city to measure from. Add location, or leave radius_km out.',
+    );
+  }
+  const clauses: FilterClauses = { filter: [OPEN_ROLES], notes: [], unknownPlace: false };
+  if (filters.location !== undefined) {
+    const place = placeClauses(filters.location, filters.radius_km, fieldPrefix);
+    clauses.filter.push(...place.filter);
+    clauses.notes.push(...place.notes);
+    clauses.unknownPlace = place.unknownPlace;
+  }
+  if (filters.title !== undefined) clauses.filter.push(titleClause(filters.title));
+  if (filters.skills?.length) clauses.filter.push(skillsClause(filters.skills));
+  if (filters.experience_level) clauses.filter.push({ term: { experience_level: filters.experience_level } });
+  if (filters.work_type) clauses.filter.push({ term: { work_type: filters.work_type } });
+  if (filters.employment_type) clauses.filter.push({ term: { employment_type: filters.employment_type } });
+  if (filters.industry !== undefined)
+    clauses.filter.push({ term: { industry_key: foldKey(filters.industry) } });
+  if (filters.company_id) clauses.filter.push({ term: { 'company.id': filters.company_id } });
+  if (filters.company_size) clauses.filter.push({ term: { 'company.size_band': filters.company_size } });
+  if (filters.posted_within_days !== undefined) {
+    clauses.filter.push(sinceDaysAgoClause('posted_date', filters.posted_within_days, now));
+  }
+  if (!filters.include_recruitment_agencies) clauses.filter.push(NOT_AN_AGENCY);
+  return clauses;
+}
+
+/**
+ * Annual salary overlap on the pre-converted fields: the role's max reaches the lower
+ * bound and its min is within the upper bound. A role without a salary has neither field,
+ * so any bound leaves it out.
+ */
+export function salaryClauses(
+  bounds: { min?: number | undefined; max?: number | undefined },
+  currency: Currency,
+) {
+  const prefix = `salary_annual.${currency.toLowerCase()}`;
+  const clauses: Query[] = [];
+  if (bounds.min !== undefined) clauses.push({ range: { [`${prefix}_max`]: { gte: bounds.min } } });
+  if (bounds.max !== undefined) clauses.push({ range: { [`${prefix}_min`]: { lte: bounds.max } } });
+  return clauses;
+}
+
+/** The `_source` fields a lead card is built from (see `LeadCardSource`). */
+export const LEAD_CARD_FIELDS = [
+  'id',
+  'title',
+  'location.display',
+  'posted_date',
+  'company.id',
+  'company.name',
+  'company.logo_url',
+  'work_type',
+  'employment_type',
+  'experience_level',
+  'salary',
+  'estimated_fee',
+  'skills',
+];
+
+/** Newest first; `seq` is unique, so equal dates never make pages overlap or skip. */
+export const NEWEST_LEADS_FIRST: estypes.SortCombinations[] = [{ posted_date: 'desc' }, { seq: 'desc' }];
+
+export interface LeadSearch {
+  body: SearchBody;
+  notes: string[];
+  unknownPlace: boolean;
+}
+
+/** One page of `search_leads`: exact total, newest first, continuing after `position`. */
+export function buildLeadSearch(
+  args: SearchLeadsArgs,
+  position: PagePosition,
+  size: number,
+  now: Date,
+): LeadSearch {
+  const clauses = buildLeadFilter(args, now);
+  const filter = [
+    ...clauses.filter,
+    ...salaryClauses({ min: args.min_annual_salary, max: args.max_annual_salary }, args.salary_currency),
+  ];
+  return {
+    body: {
+      query: { bool: { filter } },
+      sort: NEWEST_LEADS_FIRST,
+      size,
+      track_total_hits: true,
+      _source: { includes: LEAD_CARD_FIELDS },
+      ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
+    },
+    notes: clauses.notes,
+    unknownPlace: clauses.unknownPlace,
+  };
+}
+
+export function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The UTC calendar day `days` days before `now`'s day, at midnight. */
+export function daysBefore(now: Date, days: number): Date {
+  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(day - days * 86_400_000);
+}

@@ -1,0 +1,73 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { SearchSignalsArgs } from '../tools/params.js';
+import { nameContainsClause } from './company-query.js';
+import type { PagePosition } from './cursor.js';
+import { type Query, type SearchBody, sinceDaysAgoClause } from './lead-query.js';
+
+export const NEWEST_SIGNALS_FIRST: estypes.SortCombinations[] = [{ announced_on: 'desc' }, { seq: 'desc' }];
+
+export const SIGNAL_FIELDS = [
+  'id',
+  'company.id',
+  'company.name',
+  'company.logo_url',
+  'category',
+  'polarity',
+  'title',
+  'summary',
+  'url',
+  'country',
+  'announced_on',
+];
+
+export const RECENT_SIGNAL_FIELDS = ['id', 'category', 'polarity', 'title', 'announced_on', 'url'];
+
+/**
+ * One page of `search_signals`, newest first. The spec returns no total, so instead of
+ * counting every match the page fetches one signal more than it serves: that extra one
+ * says whether a next page exists.
+ */
+export function buildSignalSearch(
+  args: SearchSignalsArgs,
+  now: Date,
+  position: PagePosition,
+  size: number,
+): SearchBody {
+  const filter: Query[] = [];
+  if (args.countries?.length) filter.push({ terms: { country: args.countries } });
+  if (args.categories?.length) filter.push({ terms: { category: args.categories } });
+  if (args.polarity) filter.push({ term: { polarity: args.polarity } });
+  if (args.company_id) filter.push({ term: { 'company.id': args.company_id } });
+  if (args.company_name !== undefined) {
+    filter.push(nameContainsClause('company.name_key', args.company_name));
+  }
+  if (args.company_size) filter.push({ term: { 'company.size_band': args.company_size } });
+  if (args.announced_within_days !== undefined) {
+    filter.push(sinceDaysAgoClause('announced_on', args.announced_within_days, now));
+  }
+  return {
+    query: { bool: { filter } },
+    sort: NEWEST_SIGNALS_FIRST,
+    size: size + 1,
+    track_total_hits: false,
+    _source: { includes: SIGNAL_FIELDS },
+    ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
+  };
+}
+
+interface SignalHits<Source> {
+  hits: { hits: Array<{ _source?: Source; sort?: estypes.SortResults }> };
+}
+
+/** Splits the page from the one extra signal fetched to learn whether more exist. */
+export function readSignalPage<Source>(
+  response: SignalHits<Source>,
+  size: number,
+): { signals: Source[]; moreExist: boolean; lastSort: estypes.SortResults | undefined } {
+  const page = response.hits.hits.slice(0, size);
+  return {
+    signals: page.flatMap((hit) => (hit._source ? [hit._source] : [])),
+    moreExist: response.hits.hits.length > size,
+    lastSort: page.at(-1)?.sort,
+  };
+}

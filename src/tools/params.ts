@@ -1,0 +1,397 @@
+import { z } from 'zod';
+import {
+  COMPANY_SIZE_BANDS,
+  CURRENCIES,
+  EMPLOYMENT_TYPES,
+  EXPERIENCE_LEVELS,
+  SIGNAL_CATEGORIES,
+  SIGNAL_COUNTRIES,
+  SIGNAL_POLARITIES,
+  WORK_TYPES,
+} from '../domain/enums.js';
+import { InvalidArgument } from '../errors.js';
+
+/**
+ * Tool parameter schemas shared by the tool definitions. Every description is written for
+ * the assistant that fills the arguments in: what the value means and where valid values
+ * come from. All input objects are strict, so a misspelt parameter is an error naming it
+ * instead of a silently ignored filter.
+ */
+
+export const MAX_PAGE_SIZE = 25;
+export const MAX_SKILLS = 10;
+
+function wholeNumberBetween(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
+
+function text(maxLength: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(maxLength, { error: `must be at most ${maxLength} characters` });
+}
+
+function prefixedId(prefix: string, what: string, source: string) {
+  return z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{10}$`), {
+    error: `must be a ${what} id such as "${prefix}_7Hq2xK9pLm", used exactly as ${source} returned it`,
+  });
+}
+
+export const leadIdParam = prefixedId('ld', 'lead', 'search_leads or get_company').describe(
+  'Lead id exactly as returned by search_leads (or in recent_leads of get_company), e.g. "ld_7Hq2xK9pLm".',
+);
+
+export const companyIdParam = prefixedId('co', 'company', 'search_companies or search_leads').describe(
+  'Company id exactly as returned by search_companies, or in the company of a lead card, e.g. "co_3Fk9Qw2ZrT".',
+);
+
+export const pageSizeParam = wholeNumberBetween(1, MAX_PAGE_SIZE)
+  .default(10)
+  .describe(`Results per page, 1 to ${MAX_PAGE_SIZE} (default 10). May change from page to page.`);
+
+export const cursorParam = z
+  .string()
+  .min(1, { error: 'must not be empty; leave it out for the first page' })
+  .max(2000, { error: 'is too long to be a cursor this server issued' })
+  .describe(
+    'next_cursor from the previous page of this same search, sent with exactly the same other arguments. Leave out for the first page.',
+  );
+
+export const experienceLevelParam = z
+  .enum(EXPERIENCE_LEVELS)
+  .describe(`Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options).`);
+
+export const workTypeParam = z
+  .enum(WORK_TYPES)
+  .describe(`Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options).`);
+
+export const employmentTypeParam = z
+  .enum(EMPLOYMENT_TYPES)
+  .describe(`Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options).`);
+
+export const companySizeParam = z
+  .enum(COMPANY_SIZE_BANDS)
+  .describe(
+    `Company size band: ${COMPANY_SIZE_BANDS.join(', ')}. get_filter_options explains each band in company_size_bands.`,
+  );
+
+export const currencyParam = z.enum(CURRENCIES).default('GBP');
+
+export const skillsParam = z
+  .array(text(60))
+  .max(MAX_SKILLS, { error: `can hold at most ${MAX_SKILLS} skills` })
+  .describe(
+    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them; each name matches exactly, ignoring case and accents.`,
+  );
+
+export const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
+  'Only roles posted on or after today (UTC) minus this many days, 1 to 365.',
+);
+
+export const radiusKmParam = wholeNumberBetween(1, 200).describe(
+  'Radius in km around the city named in location, 1 to 200. Needs location to be a city (not a region or country).',
+);
+
+export const locationParam = text(100).describe(
+  'A city, region or country: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München"). An unrecognised place gives no results and a note.',
+);
+
+export const industryParam = text(100).describe(
+  'Industry name, matched exactly ignoring case and accents, e.g. "Fintech". get_filter_options lists the most common ones in top_industries.',
+);
+
+export const includeAgenciesParam = z
+  .boolean({ error: 'must be true or false' })
+  .default(false)
+  .describe('Include roles posted by recruitment agencies. Default false: agencies are left out.');
+
+/** The lead filters shared by `search_leads` and `get_market_insights.filters`. */
+export const leadFilterShape = {
+  title: text(200)
+    .optional()
+    .describe(
+      'Job title keywords; every word must appear in the title (case-insensitive), e.g. "backend engineer".',
+    ),
+  location: locationParam.optional(),
+  radius_km: radiusKmParam.optional(),
+  skills: skillsParam.optional(),
+  experience_level: experienceLevelParam.optional(),
+  work_type: workTypeParam.optional(),
+  employment_type: employmentTypeParam.optional(),
+  industry: industryParam.optional(),
+  company_id: companyIdParam
+    .optional()
+    .describe('Only roles at this company (id as returned by search_companies).'),
+  company_size: companySizeParam.optional(),
+  posted_within_days: postedWithinDaysParam.optional(),
+  include_recruitment_agencies: includeAgenciesParam,
+};
+
+const leadFilterObject = z.strictObject(leadFilterShape);
+export type LeadFilters = z.infer<typeof leadFilterObject>;
+
+const annualSalaryBound = (which: 'min' | 'max') =>
+  z
+    .int({ error: 'must be a whole number of currency units per year, e.g. 60000' })
+    .min(0, { error: 'must be 0 or more' })
+    .max(10_000_000, { error: 'must be at most 10000000' })
+    .describe(
+      which === 'min'
+        ? 'Lowest acceptable annual salary in salary_currency. Matches roles whose annual range reaches it; roles without a salary are left out.'
+        : 'Highest annual salary in salary_currency. Matches roles whose annual range starts at or below it; roles without a salary are left out.',
+    );
+
+function salaryBoundsInOrder(value: { min_annual_salary?: number; max_annual_salary?: number }): boolean {
+  return (
+    value.min_annual_salary === undefined ||
+    value.max_annual_salary === undefined ||
+    value.min_annual_salary <= value.max_annual_salary
+  );
+}
+
+export const searchLeadsInput = leadFilterObject
+  .extend({
+    min_annual_salary: annualSalaryBound('min').optional(),
+    max_annual_salary: annualSalaryBound('max').optional(),
+    salary_currency: currencyParam.describe(
+      'Currency of min_annual_salary and max_annual_salary: GBP, EUR or USD (default GBP).',
+    ),
+    page_size: pageSizeParam,
+    cursor: cursorParam.optional(),
+  })
+  .refine(salaryBoundsInOrder, {
+    path: ['max_annual_salary'],
+    error: 'must not be below min_annual_salary',
+  });
+export type SearchLeadsArgs = z.infer<typeof searchLeadsInput>;
+
+export const getLeadInput = z.strictObject({ lead_id: leadIdParam });
+export type GetLeadArgs = z.infer<typeof getLeadInput>;
+
+export const enrichLeadInput = z.strictObject({
+  lead_id: leadIdParam.describe(
+    'Lead id exactly as returned by search_leads or get_lead. The role must still be open. Costs 1 credit unless already unlocked.',
+  ),
+});
+export type EnrichLeadArgs = z.infer<typeof enrichLeadInput>;
+
+export const searchCompaniesInput = z.strictObject({
+  name: text(100).optional().describe('Part of the company name, any case, e.g. "bank" finds "Monzo Bank".'),
+  industry: industryParam.optional(),
+  location: locationParam
+    .optional()
+    .describe(
+      'Count only roles in this city, region or country (name or ISO code, common aliases accepted).',
+    ),
+  skills: skillsParam
+    .optional()
+    .describe(
+      `Count only roles needing any of these hard skills (up to ${MAX_SKILLS}, exact names ignoring case).`,
+    ),
+  hiring_for_title: text(200)
+    .optional()
+    .describe('Count only roles whose title contains all these words, e.g. "data engineer".'),
+  company_size: companySizeParam.optional(),
+  min_open_roles: wholeNumberBetween(1, 1000)
+    .default(1)
+    .describe('Only companies with at least this many matching open roles, 1 to 1000 (default 1).'),
+  posted_within_days: postedWithinDaysParam
+    .optional()
+    .describe('Count only roles posted on or after today (UTC) minus this many days, 1 to 365.'),
+  include_recruitment_agencies: includeAgenciesParam.describe(
+    'Include recruitment agencies and their roles. Default false.',
+  ),
+  page_size: pageSizeParam,
+  cursor: cursorParam.optional(),
+});
+export type SearchCompaniesArgs = z.infer<typeof searchCompaniesInput>;
+
+export const getCompanyInput = z.strictObject({ company_id: companyIdParam });
+export type GetCompanyArgs = z.infer<typeof getCompanyInput>;
+
+export const searchSignalsInput = z.strictObject({
+  countries: z
+    .array(z.enum(SIGNAL_COUNTRIES))
+    .max(SIGNAL_COUNTRIES.length, { error: `can hold at most ${SIGNAL_COUNTRIES.length} countries` })
+    .optional()
+    .describe(
+      `ISO country codes of the news: any of ${SIGNAL_COUNTRIES.join(', ')} (names in get_filter_options signal_countries).`,
+    ),
+  categories: z
+    .array(z.enum(SIGNAL_CATEGORIES))
+    .max(SIGNAL_CATEGORIES.length, { error: `can hold at most ${SIGNAL_CATEGORIES.length} categories` })
+    .optional()
+    .describe(`Kinds of news, any of: ${SIGNAL_CATEGORIES.join(', ')}.`),
+  polarity: z
+    .enum(SIGNAL_POLARITIES)
+    .optional()
+    .describe(`Whether the news is good or bad for hiring: ${SIGNAL_POLARITIES.join(', ')}.`),
+  company_id: companyIdParam
+    .optional()
+    .describe('Only signals of this company (id as returned by search_companies).'),
+  company_name: text(100).optional().describe('Part of the company name, any case.'),
+  company_size: companySizeParam.optional(),
+  announced_within_days: wholeNumberBetween(1, 365)
+    .optional()
+    .describe('Only news announced on or after today (UTC) minus this many days, 1 to 365.'),
+  page_size: pageSizeParam,
+  cursor: cursorParam.optional(),
+});
+export type SearchSignalsArgs = z.infer<typeof searchSignalsInput>;
+
+export const INSIGHT_GROUP_BY = [
+  'experience_level',
+  'work_type',
+  'employment_type',
+  'company',
+  'skill',
+  'city',
+  'country',
+  'industry',
+  'title',
+  'posted_week',
+  'posted_month',
+] as const;
+export const INSIGHT_BREAKDOWN_BY = ['experience_level', 'work_type', 'employment_type', 'country'] as const;
+export const INSIGHT_METRICS = ['count', 'salary'] as const;
+export type InsightGroupBy = (typeof INSIGHT_GROUP_BY)[number];
+export type InsightBreakdownBy = (typeof INSIGHT_BREAKDOWN_BY)[number];
+
+export const marketInsightsInput = z
+  .strictObject({
+    group_by: z
+      .enum(INSIGHT_GROUP_BY)
+      .describe(
+        'Dimension to group open roles by. posted_week and posted_month give a trend over time (oldest period first, with change_percent).',
+      ),
+    metric: z
+      .enum(INSIGHT_METRICS)
+      .default('count')
+      .describe(
+        'count (default): roles per group. salary: adds annual salary figures (min, p25, median, p75, max, mean) per group in currency.',
+      ),
+    breakdown_by: z
+      .enum(INSIGHT_BREAKDOWN_BY)
+      .optional()
+      .describe('Optional second dimension: splits each group by it. Must differ from group_by.'),
+    currency: currencyParam.describe('Currency of the salary figures: GBP, EUR or USD (default GBP).'),
+    limit: wholeNumberBetween(1, 50)
+      .default(10)
+      .describe('Maximum number of groups (or most recent periods), 1 to 50 (default 10).'),
+    filters: leadFilterObject
+      .default({ include_recruitment_agencies: false })
+      .describe(
+        'Which open roles to count; the same filters and meanings as search_leads (no salary bounds).',
+      ),
+  })
+  .refine((value) => value.breakdown_by === undefined || value.breakdown_by !== value.group_by, {
+    path: ['breakdown_by'],
+    error: 'must differ from group_by',
+  });
+export type MarketInsightsArgs = z.infer<typeof marketInsightsInput>;
+
+export const noArgumentsInput = z.strictObject({});
+
+/**
+ * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
+ * `details.field` is the dotted path of the bad value (`filters.radius_km`, `skills.2`) and
+ * whose message says what to send instead.
+ */
+export function parseToolArguments<Schema extends z.ZodType>(
+  schema: Schema,
+  args: unknown,
+): z.output<Schema> {
+  const parsed = schema.safeParse(args ?? {}, { reportInput: true, error: describeIssue });
+  if (parsed.success) return parsed.data;
+  const [first, ...others] = parsed.error.issues;
+  if (!first) throw new InvalidArgument('arguments', 'The arguments are not valid.');
+  const { field, message } = explainIssue(schema, first);
+  const more =
+    others.length > 0 ? ` (${others.length} more problem${others.length > 1 ? 's' : ''} after this one)` : '';
+  throw new InvalidArgument(field, `${message}${more}`);
+}
+
+type Issue = z.core.$ZodIssue;
+type RawIssue = z.core.$ZodRawIssue;
+
+/** Messages for the issues a schema has no message of its own for. */
+function describeIssue(issue: RawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${typeName(String(issue.expected))}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((value) => JSON.stringify(value)).join(', ');
+      return issue.input === undefined ? `is required; one of: ${allowed}` : `must be one of: ${allowed}`;
+    }
+    case 'too_big':
+      return `must be at most ${issue.maximum}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}`;
+    default:
+      return undefined;
+  }
+}
+
+function typeName(expected: string): string {
+  const names: Record<string, string> = {
+    string: 'a string',
+    number: 'a number',
+    int: 'a whole number',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'an object',
+  };
+  return names[expected] ?? `of type ${expected}`;
+}
+
+function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message: string } {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...path, issue.keys[0] ?? ''].join('.');
+    const allowed = objectKeysAt(schema, issue.path);
+    const list = allowed.length > 0 ? `; the allowed parameters here are: ${allowed.join(', ')}` : '';
+    return { field, message: `Unknown parameter "${field}": remove it${list}.` };
+  }
+  if (path.length === 0) {
+    return { field: 'arguments', message: `The arguments ${issue.message}.` };
+  }
+  const field = path.join('.');
+  // A custom check compares several fields; echoing its input would echo every argument.
+  const received =
+    issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
+  return { field, message: `${field} ${issue.message}${received}.` };
+}
+
+function preview(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+}
+
+/** The parameter names of the object schema at `path`, for telling the caller what is allowed. */
+function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: unknown = schema;
+  for (const segment of [undefined, ...path]) {
+    current = unwrap(current);
+    if (segment === undefined) continue;
+    if (current instanceof z.ZodObject) current = current.shape[String(segment)];
+    else if (current instanceof z.ZodArray) current = current.element;
+    else return [];
+  }
+  current = unwrap(current);
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+function unwrap(schema: unknown): unknown {
+  let current = schema;
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodPipe
+  ) {
+    current = current instanceof z.ZodPipe ? current.in : current.unwrap();
+  }
+  return current;
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/errors.js';
+import {
+  enrichLeadInput,
+  getCompanyInput,
+  getLeadInput,
+  marketInsightsInput,
+  noArgumentsInput,
+  parseToolArguments,
+  searchCompaniesInput,
+  searchLeadsInput,
+  searchSignalsInput,
+} from '../../src/tools/params.js';
+
+function rejection(schema: Parameters<typeof parseToolArguments>[0], args: unknown) {
+  try {
+    parseToolArguments(schema, args);
+  } catch (error) {
+    if (error instanceof DomainError)
+      return { code: error.code, field: error.details.field, message: error.message };
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(args)} to be rejected`);
+}
+
+describe('parseToolArguments', () => {
+  it('fills in the defaults', () => {
+    expect(parseToolArguments(searchLeadsInput, undefined)).toEqual({
+      include_recruitment_agencies: false,
+      salary_currency: 'GBP',
+      page_size: 10,
+    });
+    expect(parseToolArguments(marketInsightsInput, { group_by: 'city' })).toEqual({
+      group_by: 'city',
+      metric: 'count',
+      currency: 'GBP',
+      limit: 10,
+      filters: { include_recruitment_agencies: false },
+    });
+    expect(parseToolArguments(searchCompaniesInput, {})).toMatchObject({ min_open_roles: 1, page_size: 10 });
+  });
+
+  it('trims text parameters', () => {
+    expect(parseToolArguments(searchLeadsInput, { title: '  data engineer ' }).title).toBe('data engineer');
+  });
+
+  it.each([
+    [searchLeadsInput, { page_size: 26 }, 'page_size', /1 to 25/],
+    [searchLeadsInput, { page_size: 0 }, 'page_size', /1 to 25/],
+    [searchLeadsInput, { page_size: '5' }, 'page_size', /whole number/],
+    [searchLeadsInput, { radius_km: 2.5 }, 'radius_km', /1 to 200/],
+    [searchLeadsInput, { posted_within_days: 366 }, 'posted_within_days', /1 to 365/],
+    [
+      searchLeadsInput,
+      { experience_level: 'senior' },
+      'experience_level',
+      /"Entry", "Mid", "Senior", "Lead", "Executive"/,
+    ],
+    [searchLeadsInput, { work_type: 'Onsite' }, 'work_type', /"On-site"/],
+    [searchLeadsInput, { salary_currency: 'CHF' }, 'salary_currency', /"GBP", "EUR", "USD"/],
+    [searchLeadsInput, { skills: 'Python' }, 'skills', /a list/],
+    [
+      searchLeadsInput,
+      { skills: Array.from({ length: 11 }, (_, index) => `s${index}`) },
+      'skills',
+      /at most 10/,
+    ],
+    [searchLeadsInput, { skills: ['Go', ''] }, 'skills.1', /must not be empty/],
+    [searchLeadsInput, { min_annual_salary: -1 }, 'min_annual_salary', /0 or more/],
+    [searchLeadsInput, { min_annual_salary: 90000, max_annual_salary: 50000 }, 'max_annual_salary', /below/],
+    [
+      searchLeadsInput,
+      { include_recruitment_agencies: 'yes' },
+      'include_recruitment_agencies',
+      /true or false/,
+    ],
+    [searchLeadsInput, { company_id: 'acme' }, 'company_id', /company id such as "co_/],
+    [searchLeadsInput, { title: '   ' }, 'title', /must not be empty/],
+    [
+      searchLeadsInput,
+      { colour: 'blue' },
+      'colour',
+      /Unknown parameter "colour".*allowed parameters here are: title, location/,
+    ],
+    [searchLeadsInput, 'title=engineer', 'arguments', /must be an object/],
+    [getLeadInput, {}, 'lead_id', /is required/],
+    [getLeadInput, { lead_id: 'co_AAAAAAAAAA' }, 'lead_id', /lead id such as "ld_/],
+    [enrichLeadInput, { lead_id: 42 }, 'lead_id', /a string/],
+    [getCompanyInput, { company_id: 'co_short' }, 'company_id', /company id/],
+    [searchCompaniesInput, { min_open_roles: 1001 }, 'min_open_roles', /1 to 1000/],
+    [searchCompaniesInput, { radius_km: 10 }, 'radius_km', /Unknown parameter/],
+    [searchSignalsInput, { countries: ['GB', 'FR'] }, 'countries.1', /"GB", "IE"/],
+    [searchSignalsInput, { categories: ['ipo'] }, 'categories.0', /funding/],
+    [searchSignalsInput, { polarity: 'good' }, 'polarity', /positive/],
+    [searchSignalsInput, { announced_within_days: 0 }, 'announced_within_days', /1 to 365/],
+    [marketInsightsInput, {}, 'group_by', /is required; one of: "experience_level"/],
+    [marketInsightsInput, { group_by: 'region' }, 'group_by', /posted_month/],
+    [marketInsightsInput, { group_by: 'city', metric: 'avg' }, 'metric', /"count", "salary"/],
+    [marketInsightsInput, { group_by: 'city', limit: 51 }, 'limit', /1 to 50/],
+    [marketInsightsInput, { group_by: 'city', breakdown_by: 'skill' }, 'breakdown_by', /"country"/],
+    [
+      marketInsightsInput,
+      { group_by: 'country', breakdown_by: 'country' },
+      'breakdown_by',
+      /differ from group_by/,
+    ],
+    [marketInsightsInput, { group_by: 'city', filters: { radius_km: 500 } }, 'filters.radius_km', /1 to 200/],
+    [
+      marketInsightsInput,
+      { group_by: 'city', filters: { salary_currency: 'GBP' } },
+      'filters.salary_currency',
+      /Unknown/,
+    ],
+    [noArgumentsInput, { verbose: true }, 'verbose', /Unknown parameter/],
+  ])('rejects %# naming the field', (schema, args, field, message) => {
+    const error = rejection(schema, args);
+    expect(error.code).toBe('invalid_argument');
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(message);
+  });
+});
