@@ -1,0 +1,138 @@
+import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
+import {
+  effectivePlanLimits,
+  PLAN_NAMES,
+  QUOTA_KEYS,
+  type QuotaKey,
+  type QuotaLimit,
+  SUBSCRIPTION_STATUSES,
+} from '../plans.js';
+import type { Account, AccountsStore } from '../stores/accounts.js';
+import type { ApiKeysStore } from '../stores/api-keys.js';
+import { type FlagReader, oneOf, UsageError, wholeNumber } from './args.js';
+
+export interface AdminStores {
+  accounts: AccountsStore;
+  apiKeys: ApiKeysStore;
+}
+
+export interface CommandOutput {
+  /** What `--json` prints, as one object. */
+  result: Record<string, unknown>;
+  /** Printed under the readable form only. */
+  note?: string;
+}
+
+export interface AdminCommand {
+  usage: string;
+  run(flags: FlagReader, stores: AdminStores, now: Date): Promise<CommandOutput>;
+}
+
+/** Every admin command, keyed by its words; adding one is adding an entry. */
+export const COMMANDS: Record<string, AdminCommand> = {
+  'account create': {
+    usage: `account create --email E --plan ${PLAN_NAMES.join('|')} [--status ${SUBSCRIPTION_STATUSES.join('|')}]`,
+    async run(flags, { accounts }, now) {
+      const email = flags.required('--email');
+      const plan = oneOf('--plan', flags.required('--plan'), PLAN_NAMES);
+      const status = oneOf('--status', flags.optional('--status') ?? 'active', SUBSCRIPTION_STATUSES);
+      flags.rejectUnknown();
+      if (!/^[^@\s]+@[^@\s]+$/.test(email))
+        throw new UsageError(`--email must be an email address; got "${email}".`);
+      const account = await accounts.create({ email, plan, subscription_status: status, now });
+      return { result: { account_id: account._id } };
+    },
+  },
+
+  'account set': {
+    usage:
+      'account set --account ID [--plan P] [--status S] [--credits N] [--quota lead_explores=N,company_explores=N,...] [--calls-per-minute N]',
+    async run(flags, { accounts }, now) {
+      const accountId = flags.required('--account');
+      const plan = flags.optional('--plan');
+      const status = flags.optional('--status');
+      const credits = flags.optional('--credits');
+      const quotas = flags.optional('--quota');
+      const callsPerMinute = flags.optional('--calls-per-minute');
+      flags.rejectUnknown();
+      const account = await accounts.update(
+        accountId,
+        {
+          ...(plan !== undefined && { plan: oneOf('--plan', plan, PLAN_NAMES) }),
+          ...(status !== undefined && {
+            subscription_status: oneOf('--status', status, SUBSCRIPTION_STATUSES),
+          }),
+          ...(credits !== undefined && { credits_remaining: wholeNumber('--credits', credits, 0) }),
+          ...(quotas !== undefined && { quota_overrides: parseQuotaOverrides(quotas) }),
+          ...(callsPerMinute !== undefined && {
+            calls_per_minute_override: wholeNumber('--calls-per-minute', callsPerMinute, 1),
+          }),
+        },
+        now,
+      );
+      if (account === null) throw new UsageError(`--account: no account has the id "${accountId}".`);
+      return { result: describeAccount(account) };
+    },
+  },
+
+  'key create': {
+    usage: `key create --account ID [--scopes ${SCOPES.join(',')}]`,
+    async run(flags, { accounts, apiKeys }, now) {
+      const accountId = flags.required('--account');
+      const scopeList = flags.optional('--scopes');
+      flags.rejectUnknown();
+      const scopes = scopeList === undefined ? [...SCOPES] : parseScopes(scopeList);
+      if ((await accounts.findById(accountId)) === null) {
+        throw new UsageError(`--account: no account has the id "${accountId}".`);
+      }
+      const { key, record } = await apiKeys.create(accountId, scopes, now);
+      return {
+        result: { key, key_id: record._id, scopes: record.scopes },
+        note: 'Store the key now: it is shown only this once.',
+      };
+    },
+  },
+
+  'key revoke': {
+    usage: 'key revoke --key-id ID',
+    async run(flags, { apiKeys }, now) {
+      const keyId = flags.required('--key-id');
+      flags.rejectUnknown();
+      if (!(await apiKeys.revoke(keyId, now)))
+        throw new UsageError(`--key-id: no API key has the id "${keyId}".`);
+      return { result: { revoked: true } };
+    },
+  },
+};
+
+function describeAccount(account: Account): Record<string, unknown> {
+  const { _id, ...fields } = account;
+  const limits = effectivePlanLimits(account);
+  return {
+    account_id: _id,
+    ...fields,
+    effective_limits: { daily_quotas: limits.daily_quotas, calls_per_minute: limits.calls_per_minute },
+  };
+}
+
+function parseQuotaOverrides(text: string): Partial<Record<QuotaKey, QuotaLimit>> {
+  const overrides: Partial<Record<QuotaKey, QuotaLimit>> = {};
+  for (const pair of text.split(',')) {
+    const [key = '', value = ''] = pair.split('=');
+    const quota = oneOf('--quota', key.trim(), QUOTA_KEYS);
+    overrides[quota] = value.trim() === 'unlimited' ? null : wholeNumber(`--quota ${quota}`, value.trim(), 0);
+  }
+  return overrides;
+}
+
+function parseScopes(text: string): Scope[] {
+  const scopes = text
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (scopes.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--scopes must list scopes from ${SCOPES.join(', ')}; got "${text}".`);
+  }
+  return [...new Set(scopes)] as Scope[];
+}

@@ -1,0 +1,64 @@
+import type { Logger } from '../logger.js';
+import type { ApiKeysStore } from '../stores/api-keys.js';
+import { type AccessTokenSettings, looksLikeJwt, verifyAccessToken } from './access-token.js';
+import { looksLikeApiKey } from './api-key-format.js';
+import type { Scope } from './scopes.js';
+
+/** What a tool learns about the caller's credential; never the secret itself. */
+export interface Credential {
+  type: 'api_key' | 'oauth';
+  /** The API key id, or the signed-in user id for OAuth. */
+  id: string;
+  scopes: Scope[];
+}
+
+export type Verification =
+  | { ok: true; credential: Credential; accountId: string }
+  | { ok: false; description: string };
+
+export interface CredentialVerifierDeps {
+  apiKeys: ApiKeysStore;
+  accessTokens: AccessTokenSettings;
+  logger: Logger;
+  now: () => Date;
+}
+
+export type CredentialVerifier = (bearerToken: string) => Promise<Verification>;
+
+/**
+ * Accepts an API key (looked up by hash) or an access token (a JWT verified offline). Database
+ * outages propagate as `Unavailable`, so the caller can answer 503 rather than 401.
+ */
+export function createCredentialVerifier(deps: CredentialVerifierDeps): CredentialVerifier {
+  return async (token) => {
+    if (looksLikeApiKey(token)) return verifyApiKey(deps, token);
+    if (looksLikeJwt(token)) {
+      const check = await verifyAccessToken(deps.accessTokens, token);
+      if (!check.valid) return { ok: false, description: check.reason };
+      return {
+        ok: true,
+        accountId: check.claims.accountId,
+        credential: { type: 'oauth', id: check.claims.userId, scopes: check.claims.scopes },
+      };
+    }
+    return { ok: false, description: 'The bearer token is neither an API key nor an access token.' };
+  };
+}
+
+async function verifyApiKey(deps: CredentialVerifierDeps, key: string): Promise<Verification> {
+  const record = await deps.apiKeys.findByKey(key);
+  if (record === null) return { ok: false, description: 'The API key is not known.' };
+  if (record.revoked_at !== null) return { ok: false, description: 'The API key has been revoked.' };
+  const now = deps.now();
+  if (deps.apiKeys.isLastUsedStale(record, now)) {
+    // Off the hot path: the call does not wait for this bookkeeping, nor fail with it.
+    deps.apiKeys.touchLastUsed(record._id, now).catch((error: unknown) => {
+      deps.logger.warn('could not record API key use', { key_id: record._id, error });
+    });
+  }
+  return {
+    ok: true,
+    accountId: record.account_id,
+    credential: { type: 'api_key', id: record._id, scopes: record.scopes },
+  };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { SCOPES } from '../auth/scopes.js';
+import { createCredentialVerifier } from '../auth/verify-credential.js';
+import { type Logger, logger as rootLogger } from '../logger.js';
+import { createToolCatalog } from '../mcp/server.js';
+import type { Services } from '../mcp/services.js';
+import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { authenticate, requireStepUpScopes } from './auth-middleware.js';
+import { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { healthz, readyz } from './health.js';
+import {
+  bodyErrorsAsJsonRpc,
+  checkProtocolVersionHeader,
+  MAX_BODY_BYTES,
+  requireSingleJsonRpcMessage,
+  serveMcp,
+} from './mcp-endpoint.js';
+import { requestState, sendJsonRpcError } from './request-state.js';
+
+/** JSON-RPC's generic "server error", for refusals that have no code of their own. */
+const JSON_RPC_SERVER_ERROR = -32000;
+
+export interface AppDeps {
+  services: Services;
+  tools: readonly AnyToolDefinition[];
+  /** Tests move time to cross minute windows and UTC midnights. */
+  clock?: () => Date;
+  logger?: Logger;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { services } = deps;
+  const { BASE_URL, SERVER_SECRET, ALLOWED_ORIGINS, UNAUTHENTICATED_CALLS_PER_MINUTE } = services.config;
+  const clock = deps.clock ?? (() => new Date());
+  const catalog = createToolCatalog(deps.tools);
+  const baseLogger = deps.logger ?? rootLogger;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(assignRequestId(baseLogger));
+
+  app.get('/healthz', healthz);
+  app.get('/readyz', readyz(services));
+  const resourceMetadata: RequestHandler = (_req, res) => {
+    res.json({
+      resource: `${BASE_URL}/mcp`,
+      authorization_servers: [BASE_URL],
+      scopes_supported: SCOPES,
+      bearer_methods_supported: ['header'],
+    });
+  };
+  app.get(
+    ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'],
+    resourceMetadata,
+  );
+
+  app.use('/mcp', rejectForeignOrigins([BASE_URL, ...ALLOWED_ORIGINS]));
+  app.post(
+    '/mcp',
+    checkProtocolVersionHeader,
+    authenticate({
+      verify: createCredentialVerifier({
+        apiKeys: services.apiKeys,
+        accessTokens: { secret: SERVER_SECRET, baseUrl: BASE_URL },
+        logger: baseLogger,
+        now: clock,
+      }),
+      accounts: services.accounts,
+      failedAuthLimiter: new FailedAuthLimiter(UNAUTHENTICATED_CALLS_PER_MINUTE),
+      baseUrl: BASE_URL,
+    }),
+    // Any content type is read as JSON: scripts often post JSON without saying so.
+    express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }),
+    bodyErrorsAsJsonRpc,
+    requireSingleJsonRpcMessage,
+    requireStepUpScopes({ toolsByName: catalog.byName, baseUrl: BASE_URL }),
+    serveMcp({ catalog, services, clock }),
+  );
+  // Stateless: there is no stream to open with GET and no session to end with DELETE.
+  app.all('/mcp', (_req, res) => {
+    res.set('Allow', 'POST');
+    sendJsonRpcError(res, 405, JSON_RPC_SERVER_ERROR, 'Method not allowed: this endpoint takes POST only.');
+  });
+
+  app.use((_req, res) => {
+    res
+      .status(404)
+      .json({ error: 'not_found', error_description: 'No such path. The MCP endpoint is POST /mcp.' });
+  });
+  app.use(answerUnexpectedErrors);
+  return app;
+}
+
+/** Every request gets an id, returned as `X-Request-Id` and carried by every log line about it. */
+function assignRequestId(baseLogger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const requestId = randomUUID();
+    const startedAt = Date.now();
+    const state = requestState(res);
+    state.requestId = requestId;
+    state.logger = baseLogger.child({ request_id: requestId });
+    res.set('X-Request-Id', requestId);
+    res.on('finish', () => {
+      state.logger.info('request', {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        duration_ms: Date.now() - startedAt,
+      });
+    });
+    next();
+  };
+}
+
+/** DNS-rebinding protection: a browser page from another origin may not reach the endpoint. */
+function rejectForeignOrigins(allowed: string[]): RequestHandler {
+  const allowedOrigins = new Set(allowed.map(originOf));
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined || allowedOrigins.has(originOf(origin))) return next();
+    sendJsonRpcError(
+      res,
+      403,
+      ErrorCode.InvalidRequest,
+      `Requests from the origin ${origin} are not allowed.`,
+    );
+  };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+const answerUnexpectedErrors: ErrorRequestHandler = (error, req, res, _next) => {
+  const state = requestState(res);
+  state.logger.error('request failed unexpectedly', {
+    error,
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  if (res.headersSent) return;
+  const message = `Internal error; report request id ${state.requestId} if it keeps happening.`;
+  if (req.path === '/mcp') return sendJsonRpcError(res, 500, ErrorCode.InternalError, message);
+  res.status(500).json({ error: 'internal', error_description: message });
+};

@@ -1,0 +1,69 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Credential } from '../auth/verify-credential.js';
+import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { accessRefusal, effectivePlanLimits } from '../plans.js';
+import type { Account } from '../stores/accounts.js';
+import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import { parseToolArguments } from '../tools/params.js';
+import { createCallMeter } from './meter.js';
+import type { Services } from './services.js';
+import { asDomainError, errorResult, successResult } from './tool-result.js';
+
+/** Who is calling, as the HTTP edge established it. */
+export interface Caller {
+  account: Account;
+  credential: Credential;
+  requestId: string;
+  logger: Logger;
+}
+
+/**
+ * Runs one tool call: rate limit → plan gate → scope → arguments → handler → output check.
+ * Any failure refunds what the call charged and becomes the contract's error result.
+ */
+export async function runTool(
+  tool: AnyToolDefinition,
+  rawArguments: unknown,
+  caller: Caller,
+  services: Services,
+  clock: () => Date,
+): Promise<CallToolResult> {
+  const now = clock();
+  const startedAt = Date.now();
+  const logger = caller.logger.child({ tool: tool.name });
+  const limits = effectivePlanLimits(caller.account);
+  const meter = createCallMeter({
+    store: services.quotaCounters,
+    accountId: caller.account._id,
+    limits,
+    meteredQuota: tool.meters,
+    now,
+    logger,
+  });
+  const context: ToolContext = { ...caller, logger, limits, now, services, meter };
+  try {
+    // The rate limit comes first so that refused calls, too, cost the caller its per-minute budget.
+    const rate = await services.rateLimits.consume(caller.account._id, limits.calls_per_minute, now);
+    if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds, limits.calls_per_minute);
+    if (tool.access === 'paid') {
+      const refusal = accessRefusal(caller.account);
+      if (refusal !== null) throw new SubscriptionRequired(refusal);
+    }
+    if (tool.scope !== null && !caller.credential.scopes.includes(tool.scope)) {
+      throw new InsufficientScope(tool.scope);
+    }
+    const args = parseToolArguments(tool.inputSchema, rawArguments);
+    const output = tool.outputSchema.safeParse(await tool.handler(args, context));
+    if (!output.success) {
+      throw new Error(`${tool.name} produced a result its output schema rejects: ${output.error.message}`);
+    }
+    logger.info('tool call', { outcome: 'ok', duration_ms: Date.now() - startedAt });
+    return successResult(output.data as Record<string, unknown>);
+  } catch (error) {
+    await meter.refundAll();
+    const failure = asDomainError(error, { requestId: caller.requestId, logger });
+    logger.info('tool call', { outcome: failure.code, duration_ms: Date.now() - startedAt });
+    return errorResult(failure);
+  }
+}

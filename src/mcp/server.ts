@@ -1,0 +1,62 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { type Caller, runTool } from './run-tool.js';
+import type { Services } from './services.js';
+
+/** The tools as `tools/list` shows them, plus a lookup by name; built once, shared by every request. */
+export interface ToolCatalog {
+  listing: Tool[];
+  byName: ReadonlyMap<string, AnyToolDefinition>;
+}
+
+export function createToolCatalog(tools: readonly AnyToolDefinition[]): ToolCatalog {
+  return {
+    listing: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Tool['inputSchema'],
+      outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    })),
+    byName: new Map(tools.map((tool) => [tool.name, tool])),
+  };
+}
+
+export const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version };
+
+/**
+ * A low-level SDK server for one HTTP request (stateless: nothing survives the request). The
+ * low-level `Server` rather than `McpServer`, so that unknown tools are JSON-RPC -32602 and bad
+ * arguments are our own `invalid_argument` results.
+ */
+export function createMcpServer(deps: {
+  catalog: ToolCatalog;
+  caller: Caller;
+  services: Services;
+  clock: () => Date;
+}): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: deps.catalog.listing }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = deps.catalog.byName.get(request.params.name);
+    if (tool === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}". Call tools/list for the tools this server offers.`,
+      );
+    }
+    return runTool(tool, request.params.arguments, deps.caller, deps.services, deps.clock);
+  });
+  return server;
+}

@@ -1,0 +1,36 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError, Unavailable } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { isElasticsearchOutage } from '../stores/elasticsearch.js';
+import { isMongoOutage } from '../stores/mongo.js';
+
+/** Success: the object as `structuredContent`, and the same JSON as text for clients that read only text. */
+export function successResult(value: Record<string, unknown>): CallToolResult {
+  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/**
+ * The one place an error becomes a tool result (CONTRACT §2). No `structuredContent`: clients
+ * validate it against the output schema, which describes success.
+ */
+export function errorResult(error: DomainError): CallToolResult {
+  const body = { error: { code: error.code, message: error.message, details: error.details } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+/** Anything thrown during a call, as the error the caller will see; unexpected ones are logged with their stack. */
+export function asDomainError(error: unknown, context: { requestId: string; logger: Logger }): DomainError {
+  if (error instanceof DomainError) return error;
+  // A backend failure that slipped past its store's mapping is still an outage, not a bug.
+  if (isMongoOutage(error)) return new Unavailable('database');
+  if (isElasticsearchOutage(error)) return new Unavailable('search');
+  context.logger.error('tool call failed unexpectedly', {
+    error,
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  return new DomainError(
+    'internal',
+    `Something went wrong on our side. Retry later; if it keeps failing, report request id ${context.requestId}.`,
+    { request_id: context.requestId },
+  );
+}

@@ -1,0 +1,94 @@
+import type { Collection, Db } from 'mongodb';
+import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key-format.js';
+import { randomBase62 } from '../auth/random.js';
+import type { Scope } from '../auth/scopes.js';
+import { databaseBackend } from './mongo.js';
+
+/** The key itself is never stored: only its SHA-256 and a short prefix to recognise it by. */
+export interface ApiKeyRecord {
+  _id: string;
+  account_id: string;
+  hash: string;
+  prefix: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const COLLECTION = 'api_keys';
+/** `last_used_at` is for operators; minute precision is plenty and spares a write per call. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+export class ApiKeysStore {
+  private readonly keys: Collection<ApiKeyRecord>;
+
+  constructor(db: Db) {
+    this.keys = db.collection<ApiKeyRecord>(COLLECTION);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await databaseBackend(async () => {
+      await this.keys.createIndex({ hash: 1 }, { unique: true });
+      await this.keys.createIndex({ account_id: 1 });
+    });
+  }
+
+  /** Creates a key; the returned `key` is the only time it exists in clear. */
+  async create(
+    accountId: string,
+    scopes: Scope[],
+    now: Date,
+  ): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = generateApiKey();
+    const record: ApiKeyRecord = {
+      _id: `key_${randomBase62(16)}`,
+      account_id: accountId,
+      hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      scopes,
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await databaseBackend(() => this.keys.insertOne(record));
+    return { key, record };
+  }
+
+  async findByKey(key: string): Promise<ApiKeyRecord | null> {
+    return databaseBackend(() => this.keys.findOne({ hash: hashApiKey(key) }));
+  }
+
+  /** Returns false when no such key exists; revoking twice keeps the first revocation time. */
+  async revoke(keyId: string, now: Date): Promise<boolean> {
+    return databaseBackend(async () => {
+      const result = await this.keys.updateOne(
+        { _id: keyId, revoked_at: null },
+        { $set: { revoked_at: now } },
+      );
+      return result.matchedCount === 1 || (await this.keys.countDocuments({ _id: keyId })) === 1;
+    });
+  }
+
+  isLastUsedStale(record: ApiKeyRecord, now: Date): boolean {
+    return (
+      record.last_used_at === null || now.getTime() - record.last_used_at.getTime() >= LAST_USED_PRECISION_MS
+    );
+  }
+
+  /** Conditional, so many processes seeing the same stale key write once. */
+  async touchLastUsed(keyId: string, now: Date): Promise<void> {
+    await databaseBackend(() =>
+      this.keys.updateOne(
+        {
+          _id: keyId,
+          $or: [
+            { last_used_at: null },
+            { last_used_at: { $lt: new Date(now.getTime() - LAST_USED_PRECISION_MS) } },
+          ],
+        },
+        { $set: { last_used_at: now } },
+      ),
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import type { z } from 'zod';
+import type { Scope } from '../auth/scopes.js';
+import type { Credential } from '../auth/verify-credential.js';
+import type { Logger } from '../logger.js';
+import type { QuotaState } from '../mcp/quota-math.js';
+import type { Services } from '../mcp/services.js';
+import type { EffectiveLimits, QuotaKey } from '../plans.js';
+import type { Account } from '../stores/accounts.js';
+
+/** MCP tool annotations; every tool states all four (CONTRACT §2). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** `paid`: needs a paid plan with an active or trialing subscription. `always`: answers every account. */
+export type ToolAccess = 'paid' | 'always';
+
+/**
+ * Daily quota metering for one call. Charges are refunded automatically when the handler throws,
+ * so a failed call is never charged.
+ */
+export interface Meter {
+  /**
+   * Charges `want` units. Exact (default): all or nothing. `partial: true`: as many as remain, which
+   * may be fewer than `want`. Throws `QuotaExceeded` when nothing at all remains.
+   */
+  charge(
+    quota: QuotaKey,
+    want: number,
+    options?: { partial?: boolean },
+  ): Promise<{ granted: number; quota: QuotaState }>;
+  /** Charges exactly one unit; the quota state after the charge. */
+  require(quota: QuotaKey): Promise<QuotaState>;
+  /** The quota state without charging. */
+  peek(quota: QuotaKey): Promise<QuotaState>;
+}
+
+export interface ToolContext {
+  account: Account;
+  limits: EffectiveLimits;
+  credential: Credential;
+  /** One clock reading per call, so every part of a result agrees on "today". */
+  now: Date;
+  requestId: string;
+  logger: Logger;
+  services: Services;
+  meter: Meter;
+}
+
+/**
+ * A tool's result type: its output schema's input type without the index signatures that loose
+ * (forward-compatible) output objects carry, so plain result interfaces fit it.
+ */
+export type ToolResult<T> = T extends readonly (infer Item)[]
+  ? ToolResult<Item>[]
+  : T extends object
+    ? { [Key in keyof T as string extends Key ? never : Key]: ToolResult<T[Key]> }
+    : T;
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
+  /** snake_case, as the assistant calls it. */
+  name: string;
+  title: string;
+  /** Written for the assistant: what it returns, what it costs, where valid values come from. */
+  description: string;
+  inputSchema: Input;
+  /** Describes success only; errors never carry `structuredContent`. */
+  outputSchema: Output;
+  annotations: ToolAnnotations;
+  /** The scope the credential needs, or `null` for none. */
+  scope: Scope | null;
+  access: ToolAccess;
+  /** The daily quota this tool charges, or `null` when it is not metered; the meter refuses any other. */
+  meters: QuotaKey | null;
+  // Method syntax on purpose: tools with different schemas must fit in one `AnyToolDefinition[]`.
+  handler(args: z.output<Input>, context: ToolContext): Promise<ToolResult<z.input<Output>>>;
+}
+
+export type AnyToolDefinition = ToolDefinition<z.ZodType, z.ZodType>;
+
+/** Identity at run time; it exists so a tool file gets its handler's arguments and result typed from its schemas. */
+export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
+  return definition;
+}

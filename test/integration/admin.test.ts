@@ -1,0 +1,159 @@
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
+import type { AdminStores } from '../../src/admin/commands.js';
+import { hashApiKey } from '../../src/auth/api-key-format.js';
+import { AccountsStore } from '../../src/stores/accounts.js';
+import { ApiKeysStore } from '../../src/stores/api-keys.js';
+import { testBackends } from '../support/backends.js';
+
+describe('admin commands', () => {
+  let client: MongoClient;
+  let stores: AdminStores;
+
+  beforeAll(async () => {
+    client = new MongoClient(testBackends().mongodbUri);
+    await client.connect();
+    const db = client.db(testBackends().mongoDb);
+    stores = { accounts: new AccountsStore(db), apiKeys: new ApiKeysStore(db) };
+    await stores.accounts.ensureIndexes();
+    await stores.apiKeys.ensureIndexes();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  const admin = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: AdminIo = { stdout: (text) => out.push(text), stderr: (text) => err.push(text) };
+    const status = await runAdmin(argv, stores, io);
+    return { status, out: out.join('\n'), err: err.join('\n') };
+  };
+  const adminJson = async (...argv: string[]) => {
+    const answer = await admin(...argv, '--json');
+    expect(answer.status, answer.err).toBe(0);
+    return JSON.parse(answer.out) as Record<string, unknown>;
+  };
+
+  it('creates an account, sets it, creates and revokes a key', async () => {
+    const { account_id } = await adminJson(
+      'account',
+      'create',
+      '--email',
+      'Ops@Example.test',
+      '--plan',
+      'starter',
+    );
+    expect(account_id).toMatch(/^acc_[0-9A-Za-z]{16}$/);
+    const created = await stores.accounts.findById(account_id as string);
+    expect(created).toMatchObject({
+      email: 'ops@example.test',
+      plan: 'starter',
+      subscription_status: 'active',
+      credits_remaining: 100,
+    });
+
+    const updated = await adminJson(
+      'account',
+      'set',
+      '--account',
+      account_id as string,
+      '--plan',
+      'scale',
+      '--status',
+      'past_due',
+      '--credits',
+      '7',
+      '--quota',
+      'lead_explores=9,insight_queries=unlimited',
+      '--calls-per-minute',
+      '5',
+    );
+    expect(updated).toMatchObject({
+      account_id,
+      plan: 'scale',
+      subscription_status: 'past_due',
+      credits_remaining: 7,
+      quota_overrides: { lead_explores: 9, insight_queries: null },
+      calls_per_minute_override: 5,
+      effective_limits: { calls_per_minute: 5, daily_quotas: { lead_explores: 9, company_explores: null } },
+    });
+
+    const key = await adminJson(
+      'key',
+      'create',
+      '--account',
+      account_id as string,
+      '--scopes',
+      'leads:read,account:read',
+    );
+    expect(key).toEqual({
+      key: expect.stringMatching(/^hl_live_/),
+      key_id: expect.stringMatching(/^key_/),
+      scopes: ['leads:read', 'account:read'],
+    });
+    const stored = await stores.apiKeys.findByKey(key.key as string);
+    expect(stored).toMatchObject({
+      hash: hashApiKey(key.key as string),
+      prefix: (key.key as string).slice(0, 12),
+      revoked_at: null,
+    });
+
+    expect(await adminJson('key', 'revoke', '--key-id', key.key_id as string)).toEqual({ revoked: true });
+    expect((await stores.apiKeys.findByKey(key.key as string))?.revoked_at).toBeInstanceOf(Date);
+  });
+
+  it('gives a new key all six scopes by default', async () => {
+    const { account_id } = await adminJson(
+      'account',
+      'create',
+      '--email',
+      'six@example.test',
+      '--plan',
+      'growth',
+    );
+    const key = await adminJson('key', 'create', '--account', account_id as string);
+    expect(key.scopes).toHaveLength(6);
+  });
+
+  it('refuses bad command lines with status 2, naming the flag', async () => {
+    expect(await admin('account', 'create', '--email', 'x@example.test', '--plan', 'gold')).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('--plan'),
+    });
+    expect(await admin('account', 'create', '--plan', 'free')).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('--email'),
+    });
+    expect(await admin('key', 'revoke', '--key-id', 'key_x', '--colour', 'red')).toMatchObject({
+      status: 2,
+      err: expect.stringContaining('--colour'),
+    });
+    expect(await admin('account', 'set', '--account', 'acc_missing', '--credits', '-1')).toMatchObject({
+      status: 2,
+    });
+    expect((await admin('launch', 'rockets')).status).toBe(2);
+  });
+
+  it('refuses a second account with the same email', async () => {
+    await adminJson('account', 'create', '--email', 'twice@example.test', '--plan', 'free');
+    const again = await admin(
+      'account',
+      'create',
+      '--email',
+      'twice@example.test',
+      '--plan',
+      'free',
+      '--json',
+    );
+    expect(again.status).toBe(1);
+    expect(JSON.parse(again.err)).toMatchObject({ error: { code: 'invalid_argument' } });
+  });
+
+  it('prints readable text without --json', async () => {
+    const answer = await admin('account', 'create', '--email', 'text@example.test', '--plan', 'growth');
+    expect(answer.out).toMatch(/^account_id: acc_/);
+  });
+});

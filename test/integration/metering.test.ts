@@ -1,0 +1,252 @@
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { searchBackend } from '../../src/stores/elasticsearch.js';
+import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { testBackends } from '../support/backends.js';
+import { fakeTools } from '../support/fake-tools.js';
+import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
+
+describe('quota counters under concurrency', () => {
+  let clients: MongoClient[];
+  let stores: QuotaCountersStore[];
+
+  beforeAll(async () => {
+    // Two clients, as two server processes would have.
+    clients = [new MongoClient(testBackends().mongodbUri), new MongoClient(testBackends().mongodbUri)];
+    await Promise.all(clients.map((client) => client.connect()));
+    stores = clients.map((client) => new QuotaCountersStore(client.db(testBackends().mongoDb)));
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  const race = (accountId: string, partial: boolean) => {
+    const now = new Date();
+    return Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        (stores[index % 2] as QuotaCountersStore).charge(accountId, 'lead_explores', 10, 173, {
+          partial,
+          now,
+        }),
+      ),
+    );
+  };
+
+  it('50 simultaneous partial charges of 10 against 173 grant exactly 173', async () => {
+    const charges = await race('acc_partial_race', true);
+    expect(charges.reduce((sum, charge) => sum + charge.granted, 0)).toBe(173);
+    expect(charges.filter((charge) => charge.granted === 3)).toHaveLength(1);
+    expect(await stores[0]?.used('acc_partial_race', 'lead_explores', new Date())).toBe(173);
+  });
+
+  it('50 simultaneous exact charges of 10 against 173 grant 17 of them', async () => {
+    const charges = await race('acc_exact_race', false);
+    expect(charges.filter((charge) => charge.granted === 10)).toHaveLength(17);
+    expect(charges.filter((charge) => charge.granted === 0)).toHaveLength(33);
+    expect(await stores[1]?.used('acc_exact_race', 'lead_explores', new Date())).toBe(170);
+  });
+});
+
+describe('metering through tools', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ tools: fakeTools });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const withLeadQuota = async (limit: number | null, plan: 'growth' | 'scale' = 'growth') => {
+    const created = await createAccountWithKey(server.services, { plan });
+    await server.services.accounts.update(
+      created.account._id,
+      { quota_overrides: { lead_explores: limit } },
+      new Date(),
+    );
+    return created;
+  };
+
+  it('charges, shortens to what remains, then refuses with quota_exceeded', async () => {
+    const { key } = await withLeadQuota(25);
+    const first = await callToolRaw(server.url, key, 'charge_leads', { want: 10 });
+    expect(first.structuredContent).toEqual({
+      granted: 10,
+      quota: { used: 10, limit: 25, remaining: 15, resets_at: expect.stringMatching(/T00:00:00\.000Z$/) },
+    });
+    const shortened = await callToolRaw(server.url, key, 'charge_leads', { want: 20, partial: true });
+    expect(shortened.structuredContent).toMatchObject({ granted: 15, quota: { used: 25, remaining: 0 } });
+    const refused = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 1, partial: true }));
+    expect(refused).toMatchObject({
+      code: 'quota_exceeded',
+      details: { quota: 'lead_explores', resets_at: expect.stringMatching(/T00:00:00\.000Z$/) },
+    });
+  });
+
+  it('refuses an exact charge that does not fit, charging nothing', async () => {
+    const { key, account } = await withLeadQuota(5);
+    expect(toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 6 })).code).toBe(
+      'quota_exceeded',
+    );
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+  });
+
+  it('with nothing left, even a charge of zero is quota_exceeded', async () => {
+    const { key } = await withLeadQuota(0);
+    expect(toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 0 })).code).toBe(
+      'quota_exceeded',
+    );
+  });
+
+  it('refunds the charges of a call that fails', async () => {
+    const { key, account } = await withLeadQuota(25);
+    await callToolRaw(server.url, key, 'charge_leads', { want: 4 });
+    const failed = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 7, fail: true }));
+    expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(4);
+  });
+
+  it('does not charge a call with a bad argument', async () => {
+    const { key, account } = await withLeadQuota(25);
+    const error = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 500 }));
+    expect(error).toMatchObject({ code: 'invalid_argument', details: { field: 'want' } });
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+  });
+
+  it('counts unlimited quotas and reports limit and remaining as null', async () => {
+    const { key } = await createAccountWithKey(server.services, { plan: 'scale' });
+    await callToolRaw(server.url, key, 'charge_leads', { want: 60 });
+    const second = await callToolRaw(server.url, key, 'charge_leads', { want: 40 });
+    expect(second.structuredContent).toMatchObject({
+      granted: 40,
+      quota: { used: 100, limit: null, remaining: null },
+    });
+  });
+
+  it('refuses a charge against a quota the tool did not declare', async () => {
+    const { key } = await createAccountWithKey(server.services);
+    expect(toolError(await callToolRaw(server.url, key, 'miscounting')).code).toBe('internal');
+  });
+});
+
+describe('calls per minute', () => {
+  // Half a minute into a window, so the answer is exactly 30 seconds.
+  const windowMiddle = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+  let servers: [TestServer, TestServer];
+
+  beforeAll(async () => {
+    servers = [
+      await startTestServer({ tools: fakeTools, clock: () => windowMiddle }),
+      await startTestServer({ tools: fakeTools, clock: () => windowMiddle }),
+    ];
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers?.map((server) => server.close()) ?? []);
+  });
+
+  it('answers rate_limited with retry_after_seconds past the budget, without charging quota', async () => {
+    const [server] = servers;
+    const { key, account } = await createAccountWithKey(server.services, { callsPerMinute: 3 });
+    for (let call = 0; call < 3; call++) {
+      expect((await callToolRaw(server.url, key, 'charge_leads', { want: 1 })).isError).toBeFalsy();
+    }
+    const refused = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 1 }));
+    expect(refused).toMatchObject({
+      code: 'rate_limited',
+      details: { retry_after_seconds: 30, calls_per_minute: 3 },
+    });
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', windowMiddle)).toBe(3);
+  });
+
+  it('is one budget across server processes', async () => {
+    const { key } = await createAccountWithKey(servers[0].services, { callsPerMinute: 4 });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, call) =>
+        callToolRaw((servers[call % 2] as TestServer).url, key, 'echo', { text: 'x' }),
+      ),
+    );
+    expect(answers.filter((answer) => !answer.isError)).toHaveLength(4);
+    expect(answers.filter((answer) => answer.isError).map((answer) => toolError(answer).code)).toEqual(
+      Array(6).fill('rate_limited'),
+    );
+  });
+});
+
+describe('backend outages', () => {
+  const searchProbe = defineTool({
+    name: 'search_probe',
+    title: 'Search probe',
+    description: 'Asks Elasticsearch for its health.',
+    inputSchema: z.strictObject({}),
+    outputSchema: z.object({ status: z.string() }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: null,
+    access: 'paid',
+    meters: null,
+    handler: async (_args, { services }) => ({
+      status: String((await searchBackend(() => services.elasticsearch.cluster.health())).status),
+    }),
+  });
+
+  it('Elasticsearch unreachable: the tool answers unavailable in time and readyz says so', async () => {
+    const server = await startTestServer({
+      tools: [searchProbe],
+      config: { ELASTICSEARCH_URL: 'http://127.0.0.1:9' },
+    });
+    try {
+      const { key } = await createAccountWithKey(server.services);
+      const startedAt = Date.now();
+      expect(toolError(await callToolRaw(server.url, key, 'search_probe')).code).toBe('unavailable');
+      expect(Date.now() - startedAt).toBeLessThan(2500);
+      const ready = await fetch(`${server.root}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ elasticsearch: 'down', mongodb: 'up' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('MongoDB unreachable: 503 with Retry-After within ~2 seconds, and service resumes when it returns', async () => {
+    const mongoUrl = new URL(testBackends().mongodbUri);
+    const proxy = await startTcpProxy(mongoUrl.hostname, Number(mongoUrl.port || 27017));
+    const server = await startTestServer({
+      tools: fakeTools,
+      config: { MONGODB_URI: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` },
+    });
+    try {
+      const { key } = await createAccountWithKey(server.services);
+      expect((await callToolRaw(server.url, key, 'echo', { text: 'x' })).isError).toBeFalsy();
+
+      await proxy.cut();
+      const startedAt = Date.now();
+      const down = await postRaw(server.url, toolCallRequest('echo', { text: 'x' }), { token: key });
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect(down.json).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(Date.now() - startedAt).toBeLessThan(3000);
+      expect(await (await fetch(`${server.root}/readyz`)).json()).toMatchObject({ mongodb: 'down' });
+
+      await proxy.restore();
+      await expect
+        .poll(
+          async () =>
+            (await postRaw(server.url, toolCallRequest('echo', { text: 'x' }), { token: key })).status,
+          {
+            timeout: 10_000,
+            interval: 250,
+          },
+        )
+        .toBe(200);
+    } finally {
+      await server.close();
+      await proxy.close();
+    }
+  });
+});

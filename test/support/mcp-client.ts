@@ -1,0 +1,87 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** An SDK client connected (initialized) to `url` with a bearer credential, as MCP clients do it. */
+export async function connectClient(url: string, bearerToken: string): Promise<Client> {
+  const client = new Client({ name: 'hiring-leads-tests', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${bearerToken}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, or `undefined` when it is not JSON. */
+  json: unknown;
+}
+
+/**
+ * One plain HTTP POST, like `curl`: no MCP client, no `initialize`. `body` is sent as is when it is
+ * a string (for malformed JSON), else as JSON. Only the headers given are sent, besides the
+ * bearer token when one is given.
+ */
+export async function postRaw(
+  url: string,
+  body: unknown,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<RawAnswer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+let nextId = 1;
+
+/** A `tools/call` JSON-RPC request, as a script would send it. */
+export function toolCallRequest(name: string, args: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } };
+}
+
+/** Calls a tool with a raw POST and returns the JSON-RPC `result` (a tool result). */
+export async function callToolRaw(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
+  const answer = await postRaw(url, toolCallRequest(name, args), {
+    token,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+  });
+  const body = answer.json as { result?: CallToolResult; error?: unknown } | undefined;
+  if (answer.status !== 200 || body?.result === undefined) {
+    throw new Error(`tools/call ${name} answered ${answer.status}: ${answer.text}`);
+  }
+  return body.result;
+}
+
+/** The `{ code, message, details }` of an `isError` tool result. */
+export function toolError(result: CallToolResult): {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+} {
+  if (result.isError !== true) throw new Error(`Expected an error result, got ${JSON.stringify(result)}`);
+  const [item] = result.content;
+  if (item?.type !== 'text') throw new Error('An error result must hold one text item');
+  return (
+    JSON.parse(item.text) as { error: { code: string; message: string; details: Record<string, unknown> } }
+  ).error;
+}

@@ -1,0 +1,96 @@
+import type { AddressInfo } from 'node:net';
+import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import type { Config } from '../../src/config.js';
+import { createApp } from '../../src/http/app.js';
+import type { Logger } from '../../src/logger.js';
+import { createServices, ensureIndexes, type Services } from '../../src/mcp/services.js';
+import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
+import type { Account } from '../../src/stores/accounts.js';
+import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
+import { connectMongo } from '../../src/stores/mongo.js';
+import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
+import { testConfig } from './backends.js';
+
+/** The public address the test servers claim; clients reach them on 127.0.0.1 all the same. */
+export const TEST_BASE_URL = 'http://hiring-leads.test';
+
+export interface TestServer {
+  /** The `/mcp` endpoint on 127.0.0.1. */
+  url: string;
+  /** The server root on 127.0.0.1, for `/healthz` and the like. */
+  root: string;
+  services: Services;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on a free port, with its own MongoDB client, over this run's backends. */
+export async function startTestServer(options: {
+  tools: readonly AnyToolDefinition[];
+  config?: Record<string, string>;
+  clock?: () => Date;
+}): Promise<TestServer> {
+  const config = testConfig({ BASE_URL: TEST_BASE_URL, ...options.config });
+  const mongo = await connectMongo(config);
+  const services = createServices({ config, elasticsearch: createElasticsearchClient(config), mongo });
+  await ensureIndexes(services).catch(() => undefined);
+  const app = createApp({
+    services,
+    tools: options.tools,
+    logger: silentLogger,
+    ...(options.clock && { clock: options.clock }),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${root}/mcp`,
+    root,
+    services,
+    config,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
+    },
+  };
+}
+
+/**
+ * Test servers log nowhere. They must not use the root logger at all: vitest sets
+ * `process.env.BASE_URL` to "/", which `config()` (read by the root logger) rejects.
+ */
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};
+
+let accountCounter = 0;
+
+/** A fresh account with one API key; each test gets its own, so counters never collide. */
+export async function createAccountWithKey(
+  services: Services,
+  options: { plan?: PlanName; status?: SubscriptionStatus; scopes?: Scope[]; callsPerMinute?: number } = {},
+): Promise<{ account: Account; key: string; keyId: string }> {
+  const now = new Date();
+  accountCounter++;
+  let account = await services.accounts.create({
+    email: `user${accountCounter}-${now.getTime()}@example.test`,
+    plan: options.plan ?? 'growth',
+    subscription_status: options.status ?? 'active',
+    now,
+  });
+  if (options.callsPerMinute !== undefined) {
+    account =
+      (await services.accounts.update(
+        account._id,
+        { calls_per_minute_override: options.callsPerMinute },
+        now,
+      )) ?? account;
+  }
+  const { key, record } = await services.apiKeys.create(account._id, options.scopes ?? [...SCOPES], now);
+  return { account, key, keyId: record._id };
+}
