@@ -1,0 +1,50 @@
+import type { CompanyDoc } from '../domain/documents.js';
+import { NotFound } from '../errors.js';
+import {
+  buildCompanyHiringSummary,
+  buildRecentSignals,
+  readCompanyHiring,
+} from '../search/company-profile-query.js';
+import { type RecentSignalSource, toCompanyProfile } from '../search/dto.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { getCompanyOutput } from './output-schemas.js';
+import { getCompanyInput } from './params.js';
+
+export const getCompany = defineTool({
+  name: 'get_company',
+  title: 'Company profile and hiring summary',
+  description: [
+    'Returns a company profile (industry, sector, size and size band, headquarters, founded, about, specialties, blue-chip flag, offices, website, logo) with its hiring summary: open_roles, counts by experience level and work type, top titles, skills and locations as {label, count}, the 5 newest open roles as lead cards (recent_leads), the 5 newest company news items (recent_signals), and roles posted in the last 7 days against the 7 before.',
+    'Cost: one company explore. Use company_id exactly as search_companies, search_leads or search_signals returned it.',
+  ].join(' '),
+  inputSchema: getCompanyInput,
+  outputSchema: getCompanyOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'companies:read',
+  access: 'paid',
+  meters: 'company_explores',
+  async handler(args, { account, meter, now, services }) {
+    const { elasticsearch, indices } = services;
+    const [company, hiringResponse, signalsResponse] = await searchBackend(() =>
+      Promise.all([
+        elasticsearch.get<CompanyDoc>({ index: indices.companies, id: args.company_id }, { ignore: [404] }),
+        elasticsearch.search({ index: indices.leads, ...buildCompanyHiringSummary(args.company_id, now) }),
+        elasticsearch.search<RecentSignalSource>({
+          index: indices.signals,
+          ...buildRecentSignals(args.company_id),
+        }),
+      ]),
+    );
+    if (!company.found || !company._source) throw new NotFound('company_id', args.company_id, 'company');
+
+    const hiring = readCompanyHiring(hiringResponse as Parameters<typeof readCompanyHiring>[0]);
+    const unlocked = await services.unlocks.unlockedAmong(
+      account._id,
+      hiring.recentLeads.map((lead) => lead.id),
+    );
+    const recentSignals = signalsResponse.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
+    const quota = await meter.require('company_explores');
+    return { company: toCompanyProfile(company._source, hiring, unlocked, recentSignals), quota };
+  },
+});

@@ -1,0 +1,26 @@
+import { buildTopIndustriesQuery, filterOptions, readTopIndustries } from '../search/filter-options.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { filterOptionsOutput } from './output-schemas.js';
+import { noArgumentsInput } from './params.js';
+
+export const getFilterOptions = defineTool({
+  name: 'get_filter_options',
+  title: 'Valid filter values',
+  description: [
+    'Returns every value the other tools accept for their list-valued filters: experience levels, work types, employment types, company size bands (value to label), salary currencies, signal categories, polarities and countries (code to name), the group_by and breakdown_by options of get_market_insights, and the most common industries in the data with their open-role counts.',
+    'Not metered, needs no scope and answers on every plan. Call it before filtering when unsure of a value.',
+  ].join(' '),
+  inputSchema: noArgumentsInput,
+  outputSchema: filterOptionsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: null,
+  access: 'always',
+  meters: null,
+  async handler(_args, { services }) {
+    const response = await searchBackend(() =>
+      services.elasticsearch.search({ index: services.indices.leads, ...buildTopIndustriesQuery() }),
+    );
+    return filterOptions(readTopIndustries(response as Parameters<typeof readTopIndustries>[0]));
+  },
+});

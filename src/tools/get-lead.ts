@@ -1,0 +1,26 @@
+import { leadPreviewNotes, toLeadPreview } from '../search/dto.js';
+import { defineTool } from './define-tool.js';
+import { fetchLead } from './lead-lookup.js';
+import { getLeadOutput } from './output-schemas.js';
+import { getLeadInput } from './params.js';
+
+export const getLead = defineTool({
+  name: 'get_lead',
+  title: 'Preview a lead',
+  description: [
+    'Returns the preview of one lead: every card field plus whether the role is still open, a summary, soft skills, about the company, the same role in other cities (with their lead ids), what enrich_lead would cost now (1 credit, or 0 if already unlocked), and `details` (job links, experience, applicants, tags, company links) when this account has unlocked the lead, else null.',
+    'Works for closed roles too (notes say so). Cost: one lead explore. Use lead_id exactly as search_leads or get_company returned it.',
+  ].join(' '),
+  inputSchema: getLeadInput,
+  outputSchema: getLeadOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'leads:read',
+  access: 'paid',
+  meters: 'lead_explores',
+  async handler(args, { account, meter, services }) {
+    const lead = await fetchLead(services, args.lead_id);
+    const enriched = (await services.unlocks.unlockedAmong(account._id, [lead.id])).has(lead.id);
+    const quota = await meter.require('lead_explores');
+    return { lead: toLeadPreview(lead, enriched), quota, notes: leadPreviewNotes(lead, enriched) };
+  },
+});

@@ -1,0 +1,30 @@
+import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { marketInsightsOutput } from './output-schemas.js';
+import { marketInsightsInput } from './params.js';
+
+export const getMarketInsights = defineTool({
+  name: 'get_market_insights',
+  title: 'Market statistics over open roles',
+  description: [
+    'Aggregate statistics over open roles: counts and shares per group, salary benchmarks (min, p25, median, p75, max, mean and sample size of annualised salary midpoints in the chosen currency) with metric "salary", and trends with group_by posted_week or posted_month (periods oldest first, each with change_percent against the one before).',
+    'group_by is one of experience_level, work_type, employment_type, company, skill, city, country, industry, title, posted_week, posted_month; breakdown_by (experience_level, work_type, employment_type, country) splits each row. filters take the same values as search_leads. At most `limit` groups (1-50) are returned; roles in other groups are counted in other_count.',
+    'Cost: one insight query per call, however many rows.',
+  ].join(' '),
+  inputSchema: marketInsightsInput,
+  outputSchema: marketInsightsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'insights:read',
+  access: 'paid',
+  meters: 'insight_queries',
+  async handler(args, { meter, now, services }) {
+    const query = buildInsightsQuery(args, now);
+    const response = await searchBackend(() =>
+      services.elasticsearch.search({ index: services.indices.leads, ...query.body }),
+    );
+    const insights = shapeInsights(args, response as InsightsResponse, query.notes, now);
+    const quota = await meter.require('insight_queries');
+    return { ...insights, quota };
+  },
+});

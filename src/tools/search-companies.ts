@@ -1,0 +1,78 @@
+import type { CompanyDoc } from '../domain/documents.js';
+import type { Services } from '../mcp/services.js';
+import { buildCompanyRanking, readCompanyRanking } from '../search/company-query.js';
+import { toCompanyListItem } from '../search/dto.js';
+import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { searchCompaniesOutput } from './output-schemas.js';
+import { searchCompaniesInput } from './params.js';
+
+export const searchCompanies = defineTool({
+  name: 'search_companies',
+  title: 'Find companies by what they are hiring for',
+  description: [
+    'Finds companies with open tech roles, ordered by how many open roles match (open_roles), then by name. Role filters (location, skills, hiring_for_title, posted_within_days) restrict which roles are counted; company filters (name, industry, company_size, include_recruitment_agencies) restrict which companies are listed; min_open_roles drops companies with fewer matching roles.',
+    'Cost: each company returned counts as one company explore (the result carries `quota`). company_size values come from get_filter_options.',
+    'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 companies can be paged. Use get_company for a profile and hiring summary.',
+  ].join(' '),
+  inputSchema: searchCompaniesInput,
+  outputSchema: searchCompaniesOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'companies:read',
+  access: 'paid',
+  meters: 'company_explores',
+  async handler(args, { meter, now, services }) {
+    const before = await meter.peek('company_explores');
+    if (before.remaining === 0) await meter.charge('company_explores', 0);
+    const search = { secret: services.config.SERVER_SECRET, tool: 'search_companies', args };
+    const plan = planPage(search, before.remaining ?? undefined);
+    const window = { offset: plan.position.served, size: plan.size };
+    const ranking = buildCompanyRanking(args, now, window);
+    const response = await searchBackend(() =>
+      services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
+    );
+    const ranked = readCompanyRanking(response, window);
+
+    const { granted, quota } = await meter.charge('company_explores', ranked.companies.length, {
+      partial: true,
+    });
+    const served = ranked.companies.slice(0, granted);
+    const profiles = await fetchCompanies(
+      services,
+      served.map((company) => company.companyId),
+    );
+    const companies = served.flatMap(({ companyId, openRoles }) => {
+      const profile = profiles.get(companyId);
+      return profile ? [toCompanyListItem(profile, openRoles)] : [];
+    });
+    const page = finishPage(search, plan, {
+      returned: served.length,
+      moreExist: window.offset + served.length < ranked.total,
+    });
+    const notes = [...ranking.notes, ...page.notes];
+    if (plan.shortenedByQuota || granted < ranked.companies.length) {
+      notes.push(shortenedByQuotaNote(served.length, 'company_explores', quota.resets_at));
+    }
+    return {
+      total: ranked.total,
+      returned: companies.length,
+      companies,
+      next_cursor: page.next_cursor,
+      quota,
+      notes,
+    };
+  },
+});
+
+async function fetchCompanies(services: Services, ids: string[]): Promise<Map<string, CompanyDoc>> {
+  if (ids.length === 0) return new Map();
+  const response = await searchBackend(() =>
+    services.elasticsearch.mget<CompanyDoc>({ index: services.indices.companies, ids }),
+  );
+  const profiles = new Map<string, CompanyDoc>();
+  for (const doc of response.docs) {
+    if ('found' in doc && doc.found && doc._source) profiles.set(doc._source.id, doc._source);
+  }
+  return profiles;
+}

@@ -1,0 +1,66 @@
+import type { LeadDoc } from '../domain/documents.js';
+import { totalHits } from '../search/company-profile-query.js';
+import { toLeadCard } from '../search/dto.js';
+import { buildLeadSearch } from '../search/lead-query.js';
+import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { searchLeadsOutput } from './output-schemas.js';
+import { searchLeadsInput } from './params.js';
+
+export const searchLeads = defineTool({
+  name: 'search_leads',
+  title: 'Search open tech roles',
+  description: [
+    'Searches open tech roles ("leads"), newest first, and returns lead cards: title, location, posting date, company, work/employment type, experience level, salary, estimated placement fee, skills, and whether this account already unlocked the lead.',
+    'Cost: each lead returned counts as one lead explore against the daily quota (the result carries `quota`); when fewer explores remain than page_size the page is shortened and `notes` says so.',
+    'Filters combine with AND. Enum values (experience_level, work_type, employment_type, company_size, salary_currency) come from get_filter_options. location takes a city, region or country name or ISO code; radius_km needs a city.',
+    'Paging: pass next_cursor back as cursor with exactly the same filters; only the first 1,000 results can be paged. Use get_lead for a preview and enrich_lead to unlock full details (1 credit).',
+  ].join(' '),
+  inputSchema: searchLeadsInput,
+  outputSchema: searchLeadsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'leads:read',
+  access: 'paid',
+  meters: 'lead_explores',
+  async handler(args, { account, meter, now, services }) {
+    const before = await meter.peek('lead_explores');
+    if (before.remaining === 0) await meter.charge('lead_explores', 0);
+    const search = { secret: services.config.SERVER_SECRET, tool: 'search_leads', args };
+    const plan = planPage(search, before.remaining ?? undefined);
+    const query = buildLeadSearch(args, plan.position, plan.size, now);
+    const response = await searchBackend(() =>
+      services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body }),
+    );
+
+    // Charged after the search, for what it found; a concurrent call may have used some of the
+    // explores seen above, in which case the page is cut to what this call was granted.
+    const found = response.hits.hits;
+    const { granted, quota } = await meter.charge('lead_explores', found.length, { partial: true });
+    const hits = found.slice(0, granted);
+    const total = totalHits(response.hits.total);
+    const page = finishPage(search, plan, {
+      returned: hits.length,
+      moreExist: plan.position.served + hits.length < total,
+      lastSort: hits.at(-1)?.sort,
+    });
+
+    const docs = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
+    const unlocked = await services.unlocks.unlockedAmong(
+      account._id,
+      docs.map((doc) => doc.id),
+    );
+    const notes = [...query.notes, ...page.notes];
+    if (plan.shortenedByQuota || granted < found.length) {
+      notes.push(shortenedByQuotaNote(hits.length, 'lead_explores', quota.resets_at));
+    }
+    return {
+      total,
+      returned: docs.length,
+      leads: docs.map((doc) => toLeadCard(doc, unlocked.has(doc.id))),
+      next_cursor: page.next_cursor,
+      quota,
+      notes,
+    };
+  },
+});

@@ -1,0 +1,45 @@
+import { type SignalSource, toSignal } from '../search/dto.js';
+import { finishPage, planPage } from '../search/paging.js';
+import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
+import { searchBackend } from '../stores/elasticsearch.js';
+import { defineTool } from './define-tool.js';
+import { searchSignalsOutput } from './output-schemas.js';
+import { searchSignalsInput } from './params.js';
+
+export const searchSignals = defineTool({
+  name: 'search_signals',
+  title: 'Search company news that predicts hiring',
+  description: [
+    'Searches company news items ("signals") that tend to precede hiring or firing, newest first: funding rounds, grants, investor funds, new locations, acquisitions, C-level changes, layoffs, technology changes, outsourcing. Each has a category, a polarity (positive, negative, neutral), title, summary, source url, country and announcement date, and the company (pass its id to get_company or search_leads).',
+    'Not metered. Allowed countries, categories and polarities come from get_filter_options.',
+    'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 signals can be paged.',
+  ].join(' '),
+  inputSchema: searchSignalsInput,
+  outputSchema: searchSignalsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: 'signals:read',
+  access: 'paid',
+  meters: null,
+  async handler(args, { now, services }) {
+    const search = { secret: services.config.SERVER_SECRET, tool: 'search_signals', args };
+    const plan = planPage(search);
+    const response = await searchBackend(() =>
+      services.elasticsearch.search<SignalSource>({
+        index: services.indices.signals,
+        ...buildSignalSearch(args, now, plan.position, plan.size),
+      }),
+    );
+    const page = readSignalPage(response, plan.size);
+    const outcome = finishPage(search, plan, {
+      returned: page.signals.length,
+      moreExist: page.moreExist,
+      lastSort: page.lastSort,
+    });
+    return {
+      returned: page.signals.length,
+      signals: page.signals.map(toSignal),
+      next_cursor: outcome.next_cursor,
+      notes: outcome.notes,
+    };
+  },
+});
