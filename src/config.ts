@@ -18,7 +18,8 @@ const configSchema = z
       .default('hl'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    BASE_URL: z.url().optional(),
+    // Vite (and so vitest) puts its own BASE_URL of "/" into the environment; it is not ours.
+    BASE_URL: z.preprocess((value) => (value === '/' ? undefined : value), z.url().optional()),
     ALLOWED_ORIGINS: z
       .string()
       .default('')

@@ -2,7 +2,14 @@
 
 export const EXPERIENCE_LEVELS = ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'] as const;
 export const WORK_TYPES = ['Remote', 'Hybrid', 'On-site'] as const;
-export const EMPLOYMENT_TYPES = ['Full-time', 'Part-time', 'Contract', 'Internship', 'Temporary', 'Freelance'] as const;
+export const EMPLOYMENT_TYPES = [
+  'Full-time',
+  'Part-time',
+  'Contract',
+  'Internship',
+  'Temporary',
+  'Freelance',
+] as const;
 export const COMPANY_SIZE_BANDS = ['startup', 'scale_up', 'small', 'medium', 'enterprise'] as const;
 export const CURRENCIES = ['GBP', 'EUR', 'USD'] as const;
 export const SALARY_PERIODS = ['year', 'month', 'week', 'day', 'hour'] as const;

@@ -13,7 +13,9 @@ export function indexNames(prefix: string): IndexNames {
   return { leads: `${prefix}-leads`, companies: `${prefix}-companies`, signals: `${prefix}-signals` };
 }
 
-export function createElasticsearchClient(settings: Pick<Config, 'ELASTICSEARCH_URL' | 'BACKEND_TIMEOUT_MS'>) {
+export function createElasticsearchClient(
+  settings: Pick<Config, 'ELASTICSEARCH_URL' | 'BACKEND_TIMEOUT_MS'>,
+) {
   return new Client({
     node: settings.ELASTICSEARCH_URL,
     requestTimeout: settings.BACKEND_TIMEOUT_MS,

@@ -1,4 +1,10 @@
-import { type Db, MongoClient, MongoNetworkError, MongoServerSelectionError, MongoNetworkTimeoutError } from 'mongodb';
+import {
+  type Db,
+  MongoClient,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoServerSelectionError,
+} from 'mongodb';
 import type { Config } from '../config.js';
 import { Unavailable } from '../errors.js';
 
@@ -13,7 +19,7 @@ export async function connectMongo(
   const client = new MongoClient(settings.MONGODB_URI, {
     serverSelectionTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     connectTimeoutMS: settings.BACKEND_TIMEOUT_MS,
-    socketTimeoutMS: settings.BACKEND_TIMEOUT_MS * 3,
+    socketTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     // Retrying a conditional update could apply it twice if the first reply was lost; our
     // charging code decides itself what is safe to repeat.
     retryWrites: false,
