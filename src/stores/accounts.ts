@@ -1,5 +1,6 @@
 import { type Collection, type Db, MongoServerError } from 'mongodb';
 import { randomBase62 } from '../auth/random.js';
+import { nextCreditRenewal } from '../billing/credit-renewal.js';
 import { InvalidArgument } from '../errors.js';
 import {
   type AccountPlanFields,
@@ -17,6 +18,11 @@ export interface Account extends AccountPlanFields {
   /** Monthly enrichment credits; renewed on `credits_resets_at`. */
   credits_remaining: number;
   credits_resets_at: Date;
+  /**
+   * Claims of `enrich_lead` calls that took a credit and have not yet settled: the journal that
+   * lets a refund happen at most once, whoever attempts it (see src/billing/enrich.ts).
+   */
+  credit_claims: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -57,7 +63,8 @@ export class AccountsStore {
       quota_overrides: {},
       calls_per_minute_override: null,
       credits_remaining: PLANS[input.plan].monthly_credits,
-      credits_resets_at: addOneMonthUtc(input.now),
+      credits_resets_at: nextCreditRenewal(input.now, input.now),
+      credit_claims: [],
       created_at: input.now,
       updated_at: input.now,
     };
@@ -76,6 +83,10 @@ export class AccountsStore {
     return databaseBackend(() => this.accounts.findOne({ _id: accountId }));
   }
 
+  async findByEmail(email: string): Promise<Account | null> {
+    return databaseBackend(() => this.accounts.findOne({ email: email.trim().toLowerCase() }));
+  }
+
   /** Applies an operator's changes; quota overrides are merged key by key. Returns `null` for an unknown account. */
   async update(accountId: string, changes: AccountChanges, now: Date): Promise<Account | null> {
     const { quota_overrides, ...plainChanges } = changes;
@@ -90,14 +101,63 @@ export class AccountsStore {
       ),
     );
   }
-}
 
-/** Credits renew monthly from the day the account was created; the day is clamped to short months. */
-function addOneMonthUtc(from: Date): Date {
-  const next = new Date(from);
-  next.setUTCDate(1);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  const daysInNextMonth = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(from.getUTCDate(), daysInNextMonth));
-  return next;
+  /**
+   * Renews the credits of an account whose renewal date has passed: sets them to the plan's
+   * allowance (unused credits do not roll over) and moves the date to the next renewal. The update
+   * is conditional on the renewal date it replaces, so however many calls see the date pass, the
+   * credits renew once. Claims still open are dropped: their credit belonged to the old month, so
+   * refunding it into the new one would be a gift. Returns the account as it now is.
+   */
+  async renewCreditsIfDue(account: Account, now: Date): Promise<Account> {
+    if (account.credits_resets_at.getTime() > now.getTime()) return account;
+    const renewed = await databaseBackend(() =>
+      this.accounts.findOneAndUpdate(
+        { _id: account._id, credits_resets_at: account.credits_resets_at },
+        {
+          $set: {
+            credits_remaining: PLANS[account.plan].monthly_credits,
+            credits_resets_at: nextCreditRenewal(account.created_at, now),
+            credit_claims: [],
+            updated_at: now,
+          },
+        },
+        { returnDocument: 'after' },
+      ),
+    );
+    // Another call renewed first (or the account is gone): read what it left.
+    return renewed ?? (await this.findById(account._id)) ?? account;
+  }
+
+  /**
+   * Takes one credit, recording `claimId` in the same atomic update, unless none is left.
+   * Returns the account after the charge, or `null` when it had no credit.
+   */
+  async takeCredit(accountId: string, claimId: string): Promise<Account | null> {
+    return databaseBackend(() =>
+      this.accounts.findOneAndUpdate(
+        { _id: accountId, credits_remaining: { $gte: 1 } },
+        { $inc: { credits_remaining: -1 }, $push: { credit_claims: claimId } },
+        { returnDocument: 'after' },
+      ),
+    );
+  }
+
+  /** Gives back the credit taken under `claimId`, if it is still open: at most once, whoever calls. */
+  async refundCredit(accountId: string, claimId: string): Promise<boolean> {
+    const result = await databaseBackend(() =>
+      this.accounts.updateOne(
+        { _id: accountId, credit_claims: claimId },
+        { $inc: { credits_remaining: 1 }, $pull: { credit_claims: claimId } },
+      ),
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Closes `claimId` once its unlock is recorded: the credit is spent for good. */
+  async settleCredit(accountId: string, claimId: string): Promise<void> {
+    await databaseBackend(() =>
+      this.accounts.updateOne({ _id: accountId }, { $pull: { credit_claims: claimId } }),
+    );
+  }
 }

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { type Client, errors, type estypes } from '@elastic/elasticsearch';
+import { type IndexNames, indexNames } from './elasticsearch.js';
+
+/**
+ * The application reads and writes aliases (`<prefix>-leads`); each alias points at one
+ * versioned index (`<prefix>-leads-v1`) built from `index-mappings/<kind>.json`. A mapping
+ * change bumps `version`: the seed builds the new index beside the old one, moves the alias
+ * in one atomic `_aliases` call, then drops the old index, so readers never see a gap.
+ */
+
+export type IndexKind = keyof IndexNames;
+
+export const INDEX_KINDS: readonly IndexKind[] = ['leads', 'companies', 'signals'];
+
+export interface IndexDefinition {
+  version: number;
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+}
+
+const MAPPINGS_DIRECTORY = new URL('../../index-mappings/', import.meta.url);
+
+const definitions = new Map<IndexKind, IndexDefinition>();
+
+/** The definition in `index-mappings/<kind>.json`, read once. */
+export function indexDefinition(kind: IndexKind): IndexDefinition {
+  let definition = definitions.get(kind);
+  if (!definition) {
+    definition = JSON.parse(
+      readFileSync(new URL(`${kind}.json`, MAPPINGS_DIRECTORY), 'utf8'),
+    ) as IndexDefinition;
+    if (!Number.isInteger(definition.version) || definition.version < 1) {
+      throw new Error(`index-mappings/${kind}.json: "version" must be a positive integer`);
+    }
+    definitions.set(kind, definition);
+  }
+  return definition;
+}
+
+function mapKinds<T>(value: (kind: IndexKind) => T): Record<IndexKind, T> {
+  return { leads: value('leads'), companies: value('companies'), signals: value('signals') };
+}
+
+/** The concrete indices the current mapping versions live in, e.g. `hl-leads-v1`. */
+export function indexNamesForVersion(prefix: string): IndexNames {
+  const aliases = indexNames(prefix);
+  return mapKinds((kind) => `${aliases[kind]}-v${indexDefinition(kind).version}`);
+}
+
+/** Every versioned index of `kind` under `prefix`, whatever its version. */
+async function existingVersions(client: Client, prefix: string, kind: IndexKind): Promise<string[]> {
+  const alias = indexNames(prefix)[kind];
+  const resolved = await client.indices.resolveIndex({ name: `${alias}-v*`, expand_wildcards: 'all' });
+  const versioned = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v\\d+$`);
+  return resolved.indices.map((index) => index.name).filter((name) => versioned.test(name));
+}
+
+async function createIndex(client: Client, kind: IndexKind, name: string): Promise<void> {
+  const { settings, mappings } = indexDefinition(kind);
+  try {
+    await client.indices.create({ index: name, settings, mappings });
+  } catch (error) {
+    // Another process (a parallel test worker, a second server) created it first: same definition.
+    const alreadyExists =
+      error instanceof errors.ResponseError &&
+      error.body?.error?.type === 'resource_already_exists_exception';
+    if (!alreadyExists) throw error;
+  }
+}
+
+/**
+ * Makes sure each alias exists and points at an index: creates the current version's index
+ * when missing and gives the alias to it when no index holds the alias yet. An alias on an
+ * older version is left alone (the seed moves it once the new index is loaded). With
+ * `recreate`, every version under the prefix is dropped first and empty indices are created.
+ */
+export async function ensureIndices(
+  client: Client,
+  prefix: string,
+  options: { recreate?: boolean } = {},
+): Promise<IndexNames> {
+  if (options.recreate) await deleteIndices(client, prefix);
+  const aliases = indexNames(prefix);
+  const versioned = indexNamesForVersion(prefix);
+  for (const kind of INDEX_KINDS) {
+    await createIndex(client, kind, versioned[kind]);
+    const aliasExists = await client.indices.existsAlias({ name: aliases[kind] });
+    if (!aliasExists) await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
+  }
+  return aliases;
+}
+
+/**
+ * Creates the current versions' indices empty, ready for a bulk load, replacing any index
+ * of the same version. Aliases are not touched: call `publishIndices` once loaded.
+ */
+export async function createFreshIndices(client: Client, prefix: string): Promise<IndexNames> {
+  const versioned = indexNamesForVersion(prefix);
+  for (const kind of INDEX_KINDS) {
+    await client.indices.delete({ index: versioned[kind], ignore_unavailable: true });
+    await createIndex(client, kind, versioned[kind]);
+  }
+  return versioned;
+}
+
+/** Moves every alias to its current version in one atomic call, then drops the other versions. */
+export async function publishIndices(client: Client, prefix: string): Promise<void> {
+  const aliases = indexNames(prefix);
+  const versioned = indexNamesForVersion(prefix);
+  const actions: estypes.IndicesUpdateAliasesAction[] = [];
+  const stale: string[] = [];
+  for (const kind of INDEX_KINDS) {
+    const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== versioned[kind]);
+    for (const name of older)
+      actions.push({ remove: { index: name, alias: aliases[kind], must_exist: false } });
+    actions.push({ add: { index: versioned[kind], alias: aliases[kind] } });
+    stale.push(...older);
+  }
+  await client.indices.updateAliases({ actions });
+  if (stale.length > 0) await client.indices.delete({ index: stale, ignore_unavailable: true });
+}
+
+/** Drops every version of the three indices under `prefix` (their aliases go with them). */
+export async function deleteIndices(client: Client, prefix: string): Promise<void> {
+  const names: string[] = [];
+  for (const kind of INDEX_KINDS) names.push(...(await existingVersions(client, prefix, kind)));
+  if (names.length > 0) await client.indices.delete({ index: names, ignore_unavailable: true });
+}
+
+/** Documents visible through the alias of `kind`, or 0 when the alias does not exist yet. */
+export async function countDocuments(client: Client, prefix: string, kind: IndexKind): Promise<number> {
+  const alias = indexNames(prefix)[kind];
+  if (!(await client.indices.existsAlias({ name: alias }))) return 0;
+  const { count } = await client.count({ index: alias });
+  return count;
+}
