@@ -1,0 +1,118 @@
+/**
+ * `npm run demo`: the stack, the demo data (seeded once), a demo API key, and the server, with
+ * ready-to-paste client settings. Ctrl-C stops the server; `npm run stack:down` stops the stack.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createDemoAccounts } from '../seed/demo-accounts.js';
+import { parseConfig } from '../src/config.js';
+import { connectMongo } from '../src/stores/mongo.js';
+import { stackUp } from './stack/commands.js';
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit', env });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  throw new Error(`the server did not answer ${url} within a minute`);
+}
+
+function clientInstructions(mcpUrl: string, apiKey: string): string {
+  const curl = [
+    `curl -s ${mcpUrl} \\`,
+    `  -H 'Authorization: Bearer ${apiKey}' \\`,
+    `  -H 'Content-Type: application/json' -H 'Accept: application/json' \\`,
+    `  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_leads","arguments":{"title":"engineer","location":"London","page_size":3}}}'`,
+  ].join('\n');
+  const claudeDesktop = {
+    mcpServers: {
+      'hiring-leads': {
+        command: 'npx',
+        args: [
+          '-y',
+          'mcp-remote',
+          mcpUrl,
+          '--transport',
+          'http-only',
+          '--header',
+          `Authorization: Bearer ${apiKey}`,
+        ],
+      },
+    },
+  };
+  const cursor = {
+    mcpServers: { 'hiring-leads': { url: mcpUrl, headers: { Authorization: `Bearer ${apiKey}` } } },
+  };
+  const vscode = {
+    servers: {
+      'hiring-leads': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${apiKey}` } },
+    },
+  };
+  return [
+    '',
+    `hiring-leads MCP server: ${mcpUrl}`,
+    `Demo API key (growth plan, all scopes): ${apiKey}`,
+    '',
+    'Try it with curl:',
+    curl,
+    '',
+    'Claude Desktop (claude_desktop_config.json, through mcp-remote):',
+    JSON.stringify(claudeDesktop, null, 2),
+    '',
+    'Cursor (.cursor/mcp.json):',
+    JSON.stringify(cursor, null, 2),
+    '',
+    'VS Code (.vscode/mcp.json):',
+    JSON.stringify(vscode, null, 2),
+    '',
+    'MCP Inspector:',
+    `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --transport http --header "Authorization: Bearer ${apiKey}" --method tools/list`,
+    '',
+    'Ctrl-C stops the server; `npm run stack:down` stops Elasticsearch and MongoDB.',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const stack = await stackUp();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ELASTICSEARCH_URL: stack.elasticsearchUrl,
+    MONGODB_URI: stack.mongodbUri,
+  };
+  const settings = parseConfig(env);
+
+  await run(process.execPath, ['--import', 'tsx', 'seed/cli.ts', '--if-empty', '--no-accounts'], env);
+
+  const mongo = await connectMongo(settings);
+  const demo = await createDemoAccounts(mongo).finally(() => mongo.client.close());
+  const growth = demo.find((account) => account.plan === 'growth') ?? demo[0];
+  if (growth === undefined) throw new Error('no demo account was created');
+
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { stdio: 'inherit', env });
+  const stop = () => server.kill('SIGTERM');
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await waitForServer(`http://127.0.0.1:${settings.PORT}/readyz`, server);
+  console.log(clientInstructions(`${settings.BASE_URL}/mcp`, growth.apiKey));
+  server.on('exit', (code) => process.exit(code ?? 0));
+}
+
+main().catch((error: unknown) => {
+  console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
