@@ -106,7 +106,8 @@ export function leadPreviewNotes(doc: Pick<LeadDoc, 'is_open'>, enriched: boolea
   ];
 }
 
-export function toCompanyListItem(company: CompanyDoc, openRoles: number) {
+/** The identity fields every view of a company starts with. */
+function companyBasics(company: CompanyDoc) {
   return {
     id: company.id,
     name: company.name,
@@ -116,9 +117,11 @@ export function toCompanyListItem(company: CompanyDoc, openRoles: number) {
     sector: company.sector,
     size: company.size,
     size_band: company.size_band,
-    location: company.location,
-    open_roles: openRoles,
   };
+}
+
+export function toCompanyListItem(company: CompanyDoc, openRoles: number) {
+  return { ...companyBasics(company), location: company.location, open_roles: openRoles };
 }
 export type CompanyListItem = ReturnType<typeof toCompanyListItem>;
 
@@ -149,14 +152,7 @@ export function toCompanyProfile(
   recentSignals: RecentSignalSource[],
 ) {
   return {
-    id: company.id,
-    name: company.name,
-    logo_url: company.logo_url,
-    website_url: company.website_url,
-    industry: company.industry,
-    sector: company.sector,
-    size: company.size,
-    size_band: company.size_band,
+    ...companyBasics(company),
     headquarters: company.headquarters.display,
     founded: company.founded,
     about: company.about,

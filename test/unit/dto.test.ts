@@ -187,7 +187,7 @@ describe('lead cards and previews', () => {
     expect(unlocked.details).toEqual(lead.details);
     expect(unlocked.other_locations).toEqual([{ lead_id: 'ld_8Hq2xK9pLm', location: 'Berlin, Germany' }]);
     for (const preview of [locked, unlocked]) {
-      expect(getLeadOutput.parse({ lead: preview, notes: [] })).toBeTruthy();
+      expect(getLeadOutput.parse({ lead: preview, quota, notes: [] })).toBeTruthy();
     }
   });
 
