@@ -7,6 +7,7 @@ import { stackSettings } from '../scripts/stack/settings.js';
 import { readStackUrls, type StackUrls } from '../scripts/stack/state.js';
 import { elasticsearchImage, stackVersions } from '../scripts/stack/versions.js';
 import type { TestBackends } from './support/backends.js';
+import { seedTestData } from './support/seeded-data.js';
 
 interface Provisioned {
   urls: StackUrls;
@@ -121,11 +122,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       `index prefix ${backends.indexPrefix}, database ${backends.mongoDb}`,
   );
   project.provide('testBackends', backends);
-  return async () => {
+  const teardown = async () => {
     try {
       await removeRunData(backends);
     } finally {
       await provisioned.release();
     }
   };
+  try {
+    await seedTestData(backends);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }

@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
+import { createElasticsearchClient, indexNames } from '../../src/stores/elasticsearch.js';
+import { tools } from '../../src/tools/registry.js';
+import { type TestBackends, testBackends } from './backends.js';
+import { connectClient, toolError } from './mcp-client.js';
+import { createAccountWithKey, startTestServer, type TestServer } from './test-server.js';
+
+/**
+ * The fixed data set the tool tests read: seeded once per run into the run's index prefix by the
+ * global setup, with a fixed `--now`, and served by test servers whose clock is pinned to that
+ * same day, so "posted within 7 days" means the same roles on every run.
+ */
+export const SEEDED = {
+  leads: 6000,
+  companies: 400,
+  signals: 1500,
+  seed: 7,
+  now: '2026-11-01',
+} as const;
+
+/** Midday of the seed's day: every call of a test server happens "today" as the data sees it. */
+export const SEEDED_NOW = new Date(`${SEEDED.now}T12:00:00.000Z`);
+
+const run = promisify(execFile);
+
+/** Runs `npm run seed` the way a user does (about 15 s at this size on two cores, once per run). */
+export async function seedTestData(backends: TestBackends): Promise<void> {
+  const flags = Object.entries(SEEDED).flatMap(([name, value]) => [`--${name}`, String(value)]);
+  await run(
+    process.execPath,
+    ['--import', 'tsx', 'seed/cli.ts', ...flags, '--prefix', backends.indexPrefix],
+    {
+      // Not the whole of process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ELASTICSEARCH_URL: backends.elasticsearchUrl,
+        MONGODB_URI: backends.mongodbUri,
+        MONGODB_DB: backends.mongoDb,
+        LOG_LEVEL: 'warn',
+      },
+      timeout: 180_000,
+    },
+  ).catch((error: unknown) => {
+    const output = error as { stdout?: string; stderr?: string };
+    throw new Error(`Seeding the test data failed: ${String(error)}\n${output.stdout}\n${output.stderr}`);
+  });
+}
+
+/** A test server offering the real tools over the seeded data, its clock pinned to the seed's day. */
+export function startSeededServer(): Promise<TestServer> {
+  return startTestServer({ tools, clock: () => SEEDED_NOW });
+}
+
+/**
+ * An account and an SDK client for it. The clock is pinned, so every call of a file falls in one
+ * rate-limit minute: the account gets a limit no test reaches.
+ */
+export async function connectSeededClient(
+  server: TestServer,
+  options: Parameters<typeof createAccountWithKey>[1] = {},
+): Promise<{ client: Client; key: string; accountId: string }> {
+  const { account, key } = await createAccountWithKey(server.services, {
+    plan: 'scale',
+    callsPerMinute: 100_000,
+    ...options,
+  });
+  const client = await connectClient(server.url, key);
+  // Fetching the listing makes the SDK client validate structuredContent against each outputSchema.
+  await client.listTools();
+  return { client, key, accountId: account._id };
+}
+
+// Tool results are plain JSON; tests read them loosely and let assertions check the shape.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type Json = any;
+
+/** Calls a tool that must succeed and returns its structured content. */
+export async function callOk(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Json> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(toolError(result))}`);
+  return result.structuredContent;
+}
+
+/** Calls a tool that must fail and returns its `{ code, message, details }`. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}) {
+  return toolError((await client.callTool({ name, arguments: args })) as CallToolResult);
+}
+
+/** Direct access to the seeded indices, to check the tools' answers independently of the search code. */
+export interface SeededIndex {
+  client: ElasticsearchClient;
+  indices: ReturnType<typeof indexNames>;
+  close(): Promise<void>;
+}
+
+export function openSeededIndex(): SeededIndex {
+  const backends = testBackends();
+  const client = createElasticsearchClient({
+    ELASTICSEARCH_URL: backends.elasticsearchUrl,
+    BACKEND_TIMEOUT_MS: 30_000,
+  });
+  return { client, indices: indexNames(backends.indexPrefix), close: () => client.close() };
+}
+
+/** Every document of an index (the seeded ones are well under the 10,000-hit window). */
+async function everyDocument<T>(index: SeededIndex, name: string): Promise<T[]> {
+  const response = await index.client.search<T>({ index: name, size: 10_000, query: { match_all: {} } });
+  return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
+}
+
+export const allLeads = (index: SeededIndex) => everyDocument<LeadDoc>(index, index.indices.leads);
+export const allCompanies = (index: SeededIndex) => everyDocument<CompanyDoc>(index, index.indices.companies);
+export const allSignals = (index: SeededIndex) => everyDocument<SignalDoc>(index, index.indices.signals);
+
+/** The order of `search_leads`: newest first, then by `seq` descending. */
+export function newestLeadsFirst(a: LeadDoc, b: LeadDoc): number {
+  return b.posted_date.localeCompare(a.posted_date) || b.seq - a.seq;
+}
+
+/** The order of `search_signals`: newest first, then by `seq` descending. */
+export function newestSignalsFirst(a: SignalDoc, b: SignalDoc): number {
+  return b.announced_on.localeCompare(a.announced_on) || b.seq - a.seq;
+}
+
+/** `YYYY-MM-DD` of the seeded day minus `days`: the first day a "within `days` days" filter keeps. */
+export function seededDaysAgo(days: number): string {
+  return new Date(SEEDED_NOW.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The open roles `search_leads` sees by default: agencies left out. */
+export function openNonAgencyLeads(leads: readonly LeadDoc[]): LeadDoc[] {
+  return leads.filter((lead) => lead.is_open && !lead.company.is_agency);
+}
