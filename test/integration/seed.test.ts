@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../src/reference/gazetteer.js';
@@ -11,36 +9,19 @@ import {
   indexNamesForVersion,
   publishIndices,
 } from '../../src/stores/search-indices.js';
-import { testBackends, testEnv } from '../support/backends.js';
-
-const run = promisify(execFile);
+import { testBackends } from '../support/backends.js';
+import { runSeedCommand } from '../support/seeded-data.js';
 
 const SIZES = { leads: 3000, companies: 300, signals: 500 };
 
-/** Runs `npm run seed` the way a user does, against this run's Elasticsearch. */
-function seedCommand(prefix: string, ...extra: string[]) {
-  const args = Object.entries(SIZES).flatMap(([name, value]) => [`--${name}`, String(value)]);
-  return run(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'seed/cli.ts',
-      ...args,
-      '--seed',
-      '7',
-      '--now',
-      '2026-11-01',
-      '--prefix',
-      prefix,
-      ...extra,
-    ],
-    // Not the whole of process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
-    {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv(), LOG_LEVEL: 'warn' },
-      timeout: 120_000,
-    },
-  );
+/** The seed command with this file's sizes, seed and day, into `prefix`. */
+function seedCommand(prefix: string, ...extra: string[]): Promise<string> {
+  const sizes = Object.entries(SIZES).flatMap(([name, value]) => [`--${name}`, String(value)]);
+  return runSeedCommand(testBackends(), [
+    ...sizes,
+    ...['--seed', '7', '--now', '2026-11-01', '--prefix', prefix],
+    ...extra,
+  ]);
 }
 
 function city(name: string) {
@@ -60,7 +41,7 @@ describe('npm run seed', () => {
       ELASTICSEARCH_URL: testBackends().elasticsearchUrl,
       BACKEND_TIMEOUT_MS: 30_000,
     });
-    ({ stdout: output } = await seedCommand(prefix));
+    output = await seedCommand(prefix);
   }, 180_000);
 
   afterAll(async () => {
@@ -132,7 +113,7 @@ describe('npm run seed', () => {
   });
 
   it('skips a loaded index with --if-empty', async () => {
-    const { stdout } = await seedCommand(prefix, '--if-empty');
+    const stdout = await seedCommand(prefix, '--if-empty');
     expect(stdout).toMatch(/already holds 3,000 leads: nothing to load/);
     expect(await count(aliases.leads)).toBe(SIZES.leads);
   });

@@ -28,14 +28,13 @@ export const SEEDED_NOW = new Date(`${SEEDED.now}T12:00:00.000Z`);
 
 const run = promisify(execFile);
 
-/** Runs `npm run seed` the way a user does (about 15 s at this size on two cores, once per run). */
-export async function seedTestData(backends: TestBackends): Promise<void> {
-  const flags = Object.entries(SEEDED).flatMap(([name, value]) => [`--${name}`, String(value)]);
-  await run(
-    process.execPath,
-    ['--import', 'tsx', 'seed/cli.ts', ...flags, '--prefix', backends.indexPrefix],
-    {
-      // Not the whole of process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
+/**
+ * Runs `npm run seed` the way a user does, as a child process, against the given backends.
+ * Not the whole of process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
+ */
+export async function runSeedCommand(backends: TestBackends, flags: string[]): Promise<string> {
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'seed/cli.ts', ...flags], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -45,11 +44,18 @@ export async function seedTestData(backends: TestBackends): Promise<void> {
         LOG_LEVEL: 'warn',
       },
       timeout: 180_000,
-    },
-  ).catch((error: unknown) => {
+    });
+    return stdout;
+  } catch (error) {
     const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`Seeding the test data failed: ${String(error)}\n${output.stdout}\n${output.stderr}`);
-  });
+    throw new Error(`npm run seed failed: ${String(error)}\n${output.stdout}\n${output.stderr}`);
+  }
+}
+
+/** Seeds the fixed data set into the run's prefix (about 15 s at this size on two cores, once per run). */
+export async function seedTestData(backends: TestBackends): Promise<void> {
+  const flags = Object.entries(SEEDED).flatMap(([name, value]) => [`--${name}`, String(value)]);
+  await runSeedCommand(backends, [...flags, '--prefix', backends.indexPrefix]);
 }
 
 /** A test server offering the real tools over the seeded data, its clock pinned to the seed's day. */
