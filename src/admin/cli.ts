@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { DomainError } from '../errors.js';
 import { FlagReader, parseArgs, UsageError } from './args.js';
-import { type AdminStores, COMMANDS } from './commands.js';
+import { type AdminStores, COMMANDS, openAdminStores } from './commands.js';
 
 export interface AdminIo {
   stdout: (text: string) => void;
@@ -53,16 +53,11 @@ async function main(): Promise<void> {
   useStackUrlsUnlessSet(process.env);
   const { config } = await import('../config.js');
   const { connectMongo } = await import('../stores/mongo.js');
-  const { AccountsStore } = await import('../stores/accounts.js');
-  const { ApiKeysStore } = await import('../stores/api-keys.js');
 
   const mongo = await connectMongo(config());
   const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(`${text}\n`);
   try {
-    const stores = { accounts: new AccountsStore(mongo.db), apiKeys: new ApiKeysStore(mongo.db) };
-    await stores.accounts.ensureIndexes();
-    await stores.apiKeys.ensureIndexes();
-    process.exitCode = await runAdmin(process.argv.slice(2), stores, {
+    process.exitCode = await runAdmin(process.argv.slice(2), await openAdminStores(mongo.db), {
       stdout: write(process.stdout),
       stderr: write(process.stderr),
     });

@@ -1,4 +1,7 @@
+import type { Db } from 'mongodb';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
+import { type AccountUsage, readAccountUsage } from '../billing/account-usage.js';
+import { logger } from '../logger.js';
 import {
   effectivePlanLimits,
   PLAN_NAMES,
@@ -7,14 +10,37 @@ import {
   type QuotaLimit,
   SUBSCRIPTION_STATUSES,
 } from '../plans.js';
-import type { Account, AccountsStore } from '../stores/accounts.js';
-import type { ApiKeysStore } from '../stores/api-keys.js';
+import { type Account, AccountsStore } from '../stores/accounts.js';
+import { ApiKeysStore } from '../stores/api-keys.js';
+import { QuotaCountersStore } from '../stores/quota-counters.js';
+import { UnlocksStore } from '../stores/unlocks.js';
+import { leadIdParam } from '../tools/params.js';
 import { type FlagReader, oneOf, UsageError, wholeNumber } from './args.js';
 
 export interface AdminStores {
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
+  quotaCounters: QuotaCountersStore;
+  unlocks: UnlocksStore;
 }
+
+/** The stores the commands use, with their indexes in place. */
+export async function openAdminStores(db: Db): Promise<AdminStores> {
+  const stores = {
+    accounts: new AccountsStore(db),
+    apiKeys: new ApiKeysStore(db),
+    quotaCounters: new QuotaCountersStore(db),
+    unlocks: new UnlocksStore(db),
+  };
+  await Promise.all(Object.values(stores).map((store) => store.ensureIndexes()));
+  return stores;
+}
+
+/**
+ * `admin usage` has no credential of its own; it reports the one a new API key gets (every scope),
+ * so its object has exactly the shape `get_account_usage` returns.
+ */
+const ADMIN_USAGE_CREDENTIAL: AccountUsage['credential'] = { type: 'api_key', scopes: [...SCOPES] };
 
 export interface CommandOutput {
   /** What `--json` prints, as one object. */
@@ -103,7 +129,43 @@ export const COMMANDS: Record<string, AdminCommand> = {
       return { result: { revoked: true } };
     },
   },
+
+  unlock: {
+    usage: 'unlock --account ID --lead LEAD_ID',
+    async run(flags, { accounts, unlocks }, now) {
+      const account = await requireAccount(accounts, flags.required('--account'));
+      const leadId = flags.required('--lead');
+      flags.rejectUnknown();
+      if (!leadIdParam.safeParse(leadId).success) {
+        throw new UsageError(`--lead must be a lead id (ld_ and 10 letters or digits); got "${leadId}".`);
+      }
+      await unlocks.recordAppUnlock(account._id, leadId, now);
+      return {
+        result: { unlocked: true },
+        note: 'Recorded as unlocked in the app: no credit charged, and enrich_lead is now free for this lead.',
+      };
+    },
+  },
+
+  usage: {
+    usage: 'usage --account ID',
+    async run(flags, stores, now) {
+      const account = await requireAccount(stores.accounts, flags.required('--account'));
+      flags.rejectUnknown();
+      const usage = await readAccountUsage({ ...stores, logger }, account, ADMIN_USAGE_CREDENTIAL, now);
+      return {
+        result: { ...usage },
+        note: 'credential: what a new API key of this account would carry (this command has none of its own).',
+      };
+    },
+  },
 };
+
+async function requireAccount(accounts: AccountsStore, accountId: string): Promise<Account> {
+  const account = await accounts.findById(accountId);
+  if (account === null) throw new UsageError(`--account: no account has the id "${accountId}".`);
+  return account;
+}
 
 function describeAccount(account: Account): Record<string, unknown> {
   const { _id, ...fields } = account;

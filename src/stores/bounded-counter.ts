@@ -9,6 +9,8 @@ export interface CounterDoc {
   _id: string;
   used: number;
   expires_at: Date;
+  /** Ids of reservations not yet settled (see `addWithin`'s `journalId`); absent until one is made. */
+  journal?: string[];
 }
 
 /** Fields stored once, when the counter is created (besides `used`, which starts at 0). */
@@ -18,19 +20,24 @@ const DUPLICATE_KEY = 11000;
 /** Every failed compare-and-set means another caller succeeded, so this is only reached under absurd load. */
 const MAX_COMPARE_AND_SET_ATTEMPTS = 200;
 
-/** Adds `amount` unless `used` would pass `ceiling`. Returns the new `used`, or `null` when refused. */
+/**
+ * Adds `amount` unless `used` would pass `ceiling`. Returns the new `used`, or `null` when refused.
+ * With `journalId`, the same atomic update records it in `journal`, so that `subtractJournalled`
+ * can take the amount back at most once, whoever tries.
+ */
 export async function addWithin(
   counters: Collection<CounterDoc>,
   id: string,
   amount: number,
   ceiling: number,
   fieldsOnCreate: CounterFields,
+  journalId?: string,
 ): Promise<number | null> {
   if (amount > ceiling) return null;
   const tryAdd = async () => {
     const updated = await counters.findOneAndUpdate(
       { _id: id, used: { $lte: ceiling - amount } },
-      { $inc: { used: amount } },
+      { $inc: { used: amount }, ...(journalId !== undefined && { $push: { journal: journalId } }) },
       { returnDocument: 'after' },
     );
     return updated?.used ?? null;
@@ -78,6 +85,29 @@ export async function addUnbounded(
     { returnDocument: 'after' },
   );
   return updated?.used ?? amount;
+}
+
+/** Takes back `amount` added under `journalId`, if that entry is still open. True when it did. */
+export async function subtractJournalled(
+  counters: Collection<CounterDoc>,
+  id: string,
+  journalId: string,
+  amount: number,
+): Promise<boolean> {
+  const result = await counters.updateOne(
+    { _id: id, journal: journalId },
+    { $inc: { used: -amount }, $pull: { journal: journalId } },
+  );
+  return result.modifiedCount === 1;
+}
+
+/** Closes the journal entry of an addition that is now final. */
+export async function settleJournalled(
+  counters: Collection<CounterDoc>,
+  id: string,
+  journalId: string,
+): Promise<void> {
+  await counters.updateOne({ _id: id }, { $pull: { journal: journalId } });
 }
 
 /** Takes back `amount` that was added earlier; never below zero. */

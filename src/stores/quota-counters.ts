@@ -1,7 +1,16 @@
 import type { Collection, Db } from 'mongodb';
 import { nextUtcMidnight, utcDay } from '../mcp/quota-math.js';
 import type { QuotaKey, QuotaLimit } from '../plans.js';
-import { addUnbounded, addUpTo, addWithin, type CounterDoc, readUsed, subtract } from './bounded-counter.js';
+import {
+  addUnbounded,
+  addUpTo,
+  addWithin,
+  type CounterDoc,
+  readUsed,
+  settleJournalled,
+  subtract,
+  subtractJournalled,
+} from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
 
 export interface QuotaCharge {
@@ -39,12 +48,7 @@ export class QuotaCountersStore {
     options: { partial: boolean; now: Date },
   ): Promise<QuotaCharge> {
     const counterId = counterIdFor(accountId, quota, options.now);
-    const fieldsOnCreate = {
-      account_id: accountId,
-      quota,
-      day: utcDay(options.now),
-      expires_at: new Date(nextUtcMidnight(options.now).getTime() + KEEP_AFTER_RESET_MS),
-    };
+    const fieldsOnCreate = counterFields(accountId, quota, options.now);
     return databaseBackend(async () => {
       if (limit === null) {
         return {
@@ -64,6 +68,46 @@ export class QuotaCountersStore {
     });
   }
 
+  /**
+   * Reserves one unit of today's quota under `reservationId`, recorded on the counter in the same
+   * atomic update, so `cancelReservation` gives it back at most once, from any process (used by
+   * enrich_lead, whose charge spans several documents). `granted` is 0 when the quota is used up.
+   */
+  async reserveOne(
+    accountId: string,
+    quota: QuotaKey,
+    limit: QuotaLimit,
+    reservationId: string,
+    now: Date,
+  ): Promise<QuotaCharge> {
+    const counterId = counterIdFor(accountId, quota, now);
+    // Unlimited quotas still journal, so the reservation is undone the same way.
+    const ceiling = limit ?? Number.MAX_SAFE_INTEGER;
+    return databaseBackend(async () => {
+      const used = await addWithin(
+        this.counters,
+        counterId,
+        1,
+        ceiling,
+        counterFields(accountId, quota, now),
+        reservationId,
+      );
+      return used === null
+        ? { counterId, granted: 0, used: await readUsed(this.counters, counterId) }
+        : { counterId, granted: 1, used };
+    });
+  }
+
+  /** Gives back the unit reserved under `reservationId` if it is still open. True when it did. */
+  async cancelReservation(counterId: string, reservationId: string): Promise<boolean> {
+    return databaseBackend(() => subtractJournalled(this.counters, counterId, reservationId, 1));
+  }
+
+  /** Makes a reservation final. */
+  async settleReservation(counterId: string, reservationId: string): Promise<void> {
+    await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
+  }
+
   async refund(counterId: string, amount: number): Promise<void> {
     await databaseBackend(() => subtract(this.counters, counterId, amount));
   }
@@ -73,6 +117,16 @@ export class QuotaCountersStore {
   }
 }
 
-function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
+/** The counter of `quota` on the UTC day of `now`. */
+export function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
   return `${accountId}:${quota}:${utcDay(now)}`;
+}
+
+function counterFields(accountId: string, quota: QuotaKey, now: Date) {
+  return {
+    account_id: accountId,
+    quota,
+    day: utcDay(now),
+    expires_at: new Date(nextUtcMidnight(now).getTime() + KEEP_AFTER_RESET_MS),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { type Collection, type Db, MongoServerError } from 'mongodb';
 import { databaseBackend } from './mongo.js';
 
 /** How a lead came to be unlocked for an account. */
@@ -10,11 +10,32 @@ export interface UnlockDoc {
   /** `pending` while an `enrich_lead` call is charging for it; only `done` unlocks count. */
   state: 'pending' | 'done';
   source: UnlockSource;
+  /** The `enrich_lead` call holding a pending unlock; `null` once done. */
+  claim_id: string | null;
+  /** When the current claim was made, on the wall clock: how old claims are recognised as abandoned. */
+  claimed_at: Date | null;
   charged_credits: number;
   created_at: Date;
+  updated_at: Date;
 }
 
-/** One document per (account, lead) unlock; the unique index makes an unlock happen at most once. */
+/** The fields of a pending unlock that decide what may be done with it. */
+export type PendingClaim = Pick<
+  UnlockDoc,
+  'account_id' | 'lead_id' | 'claim_id' | 'claimed_at' | 'created_at'
+>;
+
+const DUPLICATE_KEY = 11000;
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+/**
+ * One document per (account, lead) unlock; the unique index makes an unlock happen at most once.
+ * Every change is a single-document conditional write, so the protocol in src/billing/enrich.ts
+ * holds on any MongoDB-compatible server without transactions.
+ */
 export class UnlocksStore {
   private readonly collection: Collection<UnlockDoc>;
 
@@ -23,7 +44,9 @@ export class UnlocksStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.collection.createIndex({ account_id: 1, lead_id: 1 }, { unique: true, name: 'account_lead' });
+    await databaseBackend(() =>
+      this.collection.createIndex({ account_id: 1, lead_id: 1 }, { unique: true, name: 'account_lead' }),
+    );
   }
 
   /** The ids among `leadIds` that the account has unlocked, for the `enriched` flag of cards. */
@@ -38,5 +61,110 @@ export class UnlocksStore {
         .toArray(),
     );
     return new Set(found.map((unlock) => unlock.lead_id));
+  }
+
+  async find(accountId: string, leadId: string): Promise<UnlockDoc | null> {
+    return databaseBackend(() =>
+      this.collection.findOne({ account_id: accountId, lead_id: leadId }, { projection: { _id: 0 } }),
+    );
+  }
+
+  /** The account's pending unlocks claimed before `claimedBefore`: left behind by calls that died. */
+  async abandonedClaims(accountId: string, claimedBefore: Date): Promise<UnlockDoc[]> {
+    return databaseBackend(() =>
+      this.collection
+        .find(
+          { account_id: accountId, state: 'pending', claimed_at: { $lt: claimedBefore } },
+          { projection: { _id: 0 } },
+        )
+        .toArray(),
+    );
+  }
+
+  /**
+   * Starts an `enrich_lead` charge by inserting a pending unlock held by `claimId`. Returns false
+   * when the unlock already exists (done, or pending under another call): the unique index lets
+   * exactly one of any number of simultaneous claims in.
+   */
+  async claim(
+    accountId: string,
+    leadId: string,
+    claimId: string,
+    times: { now: Date; wallClock: Date },
+  ): Promise<boolean> {
+    try {
+      await databaseBackend(() =>
+        this.collection.insertOne({
+          account_id: accountId,
+          lead_id: leadId,
+          state: 'pending',
+          source: 'mcp',
+          claim_id: claimId,
+          claimed_at: times.wallClock,
+          charged_credits: 0,
+          created_at: times.now,
+          updated_at: times.now,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Records the unlock as paid, only while `claimId` still holds it. False when the claim was lost. */
+  async completeClaim(accountId: string, leadId: string, claimId: string, now: Date): Promise<boolean> {
+    const result = await databaseBackend(() =>
+      this.collection.updateOne(
+        { account_id: accountId, lead_id: leadId, state: 'pending', claim_id: claimId },
+        {
+          $set: { state: 'done', claim_id: null, claimed_at: null, charged_credits: 1, updated_at: now },
+        },
+      ),
+    );
+    return result.modifiedCount === 1;
+  }
+
+  /** Removes a pending unlock, only while `claim` still holds it (a failed charge, or an abandoned claim). */
+  async releaseClaim(claim: PendingClaim): Promise<void> {
+    await databaseBackend(() =>
+      this.collection.deleteOne({
+        account_id: claim.account_id,
+        lead_id: claim.lead_id,
+        state: 'pending',
+        claim_id: claim.claim_id,
+      }),
+    );
+  }
+
+  /**
+   * Records an unlock made in the service's own app: free, and it makes later `enrich_lead` calls
+   * free. An existing done unlock is kept as it is; a pending one becomes this free unlock, and the
+   * call holding it finds its claim gone and refunds what it took.
+   */
+  async recordAppUnlock(accountId: string, leadId: string, now: Date): Promise<void> {
+    try {
+      await databaseBackend(() =>
+        this.collection.updateOne(
+          { account_id: accountId, lead_id: leadId, state: { $ne: 'done' } },
+          {
+            $set: {
+              state: 'done',
+              source: 'app',
+              claim_id: null,
+              claimed_at: null,
+              charged_credits: 0,
+              updated_at: now,
+            },
+            $setOnInsert: { created_at: now },
+          },
+          { upsert: true },
+        ),
+      );
+    } catch (error) {
+      // The filter missed because the unlock is already done; the upsert's insert then collides.
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 }

@@ -1,4 +1,6 @@
 import type { AnyToolDefinition } from './define-tool.js';
+import { enrichLead } from './enrich-lead.js';
+import { getAccountUsage } from './get-account-usage.js';
 import { getCompany } from './get-company.js';
 import { getFilterOptions } from './get-filter-options.js';
 import { getLead } from './get-lead.js';
@@ -11,9 +13,11 @@ import { searchSignals } from './search-signals.js';
 export const tools: readonly AnyToolDefinition[] = [
   searchLeads,
   getLead,
+  enrichLead,
   searchCompanies,
   getCompany,
   searchSignals,
   getMarketInsights,
+  getAccountUsage,
   getFilterOptions,
 ];

@@ -1,10 +1,8 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
-import type { AdminStores } from '../../src/admin/commands.js';
+import { type AdminStores, openAdminStores } from '../../src/admin/commands.js';
 import { hashApiKey } from '../../src/auth/api-key-format.js';
-import { AccountsStore } from '../../src/stores/accounts.js';
-import { ApiKeysStore } from '../../src/stores/api-keys.js';
 import { testBackends } from '../support/backends.js';
 
 describe('admin commands', () => {
@@ -15,9 +13,7 @@ describe('admin commands', () => {
     client = new MongoClient(testBackends().mongodbUri);
     await client.connect();
     const db = client.db(testBackends().mongoDb);
-    stores = { accounts: new AccountsStore(db), apiKeys: new ApiKeysStore(db) };
-    await stores.accounts.ensureIndexes();
-    await stores.apiKeys.ensureIndexes();
+    stores = await openAdminStores(db);
   });
 
   afterAll(async () => {

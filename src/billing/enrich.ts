@@ -1,0 +1,256 @@
+/**
+ * Charging for `enrich_lead`: exactly once per (account, lead), never on failure, never past a
+ * limit, with any number of simultaneous calls from any number of server processes, and without
+ * multi-document transactions (FerretDB and mongo-java-server have none). docs/enrichment.md
+ * tells the same story with examples.
+ *
+ * Three documents take part, each changed only by single-document conditional writes:
+ *   U  the unlock of (account, lead), unique on that pair: pending (held by a claim id) or done;
+ *   Q  today's `enrichments` counter: +1 only while `used < limit`, in the same update that
+ *      pushes the claim id onto its `journal`;
+ *   A  the account: `credits_remaining` -1 only while >= 1, in the same update that pushes the
+ *      claim id onto `credit_claims`.
+ * The two journals say, for each claim, which charges it made and has not settled.
+ *
+ * A call, after the lead is known to exist:
+ *   1. reads U: done → `already_enriched`, charge 0 (even for a closed role);
+ *   2. the role must be open (`invalid_argument`, reason `role_closed`);
+ *   3. inserts U pending with a fresh claim id. The unique index lets one insert in; the others
+ *      wait (poll) until U is done (→ already_enriched) or gone (→ start again at 1);
+ *   4. reserves one unit of Q under the claim, else `quota_exceeded`;
+ *   5. renews A's credits if the renewal date passed, then takes one credit under the claim, else
+ *      `insufficient_credits`;
+ *   6. marks U done, conditional on U still pending under this claim;
+ *   7. settles: pulls the claim from both journals (the charges are final).
+ * When a step refuses or throws, the steps taken are undone: a journalled charge is given back by
+ * one update that both pulls the claim and reverses the amount, conditional on the claim being in
+ * the journal, so it happens at most once whoever attempts it; U is deleted only while still
+ * pending under this claim.
+ *
+ * Why every interleaving ends right:
+ * - One charge per lead: only the holder of U's claim charges, and U becomes done only through
+ *   that claim; once done, every call answers `already_enriched` without charging.
+ * - Never below zero or past the limit: each change carries its bound in its filter, and the
+ *   server applies single-document updates atomically.
+ * - No charge on failure: the undo above. When the database itself fails, the undo may fail too;
+ *   the charges then stay journalled and U stays pending, and the recovery below reverses them.
+ * - Abandoned claims (the holder died, or could not undo): a pending U whose claim is older than
+ *   STALE_CLAIM_MS is recovered by the account's next `enrich_lead` (any lead) or
+ *   `get_account_usage`: it reverses the claim's journalled charges, then deletes U if it is still
+ *   under that claim. If the holder was only slow, its step 6 then misses (U is no longer under its
+ *   claim), so it undoes its own charges (no-ops for those already reversed) and starts again at 1:
+ *   it ends `already_enriched` or charges anew, never twice.
+ * - The one thing not given back: a claim still open when the credits renew. Renewal drops the
+ *   credit journal, because last month's credit refunded into the new month's pool would add to it.
+ */
+import { randomUUID } from 'node:crypto';
+import { DomainError, InsufficientCredits, InvalidArgument, QuotaExceeded } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { nextUtcMidnight, type QuotaState, quotaState } from '../mcp/quota-math.js';
+import type { EffectiveLimits } from '../plans.js';
+import type { Account, AccountsStore } from '../stores/accounts.js';
+import { counterIdFor, type QuotaCountersStore } from '../stores/quota-counters.js';
+import type { PendingClaim, UnlocksStore } from '../stores/unlocks.js';
+import { creditsNow } from './credits.js';
+
+/** A claim older than this belongs to a call that died: every step takes milliseconds, and a backend
+ * call gives up after BACKEND_TIMEOUT_MS (at most 60 s, 2 s by default). */
+export const STALE_CLAIM_MS = 10_000;
+/** Waiting for another call's claim never lasts longer than recovering it would. */
+const GIVE_UP_WAITING_MS = 2 * STALE_CLAIM_MS;
+const FIRST_POLL_MS = 20;
+const LONGEST_POLL_MS = 250;
+
+export interface EnrichmentDeps {
+  accounts: AccountsStore;
+  unlocks: UnlocksStore;
+  quotaCounters: QuotaCountersStore;
+  logger: Logger;
+  /** Real time, for the age of claims; the call's `now` may be a test's pinned clock. */
+  wallClock?: () => Date;
+}
+
+export interface EnrichmentRequest {
+  account: Account;
+  limits: EffectiveLimits;
+  lead: { id: string; is_open: boolean };
+  /** The call's clock reading: the day of the enrichment counter and the credit renewal. */
+  now: Date;
+}
+
+export interface EnrichmentOutcome {
+  alreadyEnriched: boolean;
+  chargedCredits: 0 | 1;
+  /** Credits left after this call. */
+  credits: number;
+  /** Today's `enrichments` quota after this call. */
+  enrichments: QuotaState;
+}
+
+/** Unlocks `lead` for the account, charging one credit unless it is already unlocked. */
+export async function unlockLead(
+  deps: EnrichmentDeps,
+  request: EnrichmentRequest,
+): Promise<EnrichmentOutcome> {
+  const { account, lead } = request;
+  const wallClock = deps.wallClock ?? (() => new Date());
+  const startedAt = wallClock().getTime();
+  await recoverAbandonedClaims(deps, account._id);
+  let pollMs = FIRST_POLL_MS;
+  for (;;) {
+    const unlock = await deps.unlocks.find(account._id, lead.id);
+    if (unlock?.state === 'done') return alreadyEnriched(deps, request);
+    if (!lead.is_open) {
+      throw new InvalidArgument(
+        'lead_id',
+        'This role has closed, so its details can no longer be unlocked. search_leads finds open roles like it.',
+        { reason: 'role_closed' },
+      );
+    }
+    if (unlock === null) {
+      const claimId = randomUUID();
+      const claimed = await deps.unlocks.claim(account._id, lead.id, claimId, {
+        now: request.now,
+        wallClock: wallClock(),
+      });
+      if (claimed) {
+        const outcome = await chargeUnderClaim(deps, request, claimId);
+        if (outcome !== null) return outcome;
+      }
+      continue;
+    }
+    const claimAgeMs = wallClock().getTime() - (unlock.claimed_at?.getTime() ?? 0);
+    if (claimAgeMs >= STALE_CLAIM_MS) {
+      await reverseClaim(deps, unlock);
+      continue;
+    }
+    if (wallClock().getTime() - startedAt > GIVE_UP_WAITING_MS) {
+      throw new DomainError(
+        'unavailable',
+        'Another call is still unlocking this lead. Nothing was charged; retry in a few seconds.',
+        { retryable: true },
+      );
+    }
+    // Another call holds the claim and will be done in moments: look again shortly.
+    await sleep(pollMs * (0.5 + Math.random()));
+    pollMs = Math.min(LONGEST_POLL_MS, pollMs * 1.5);
+  }
+}
+
+async function alreadyEnriched(deps: EnrichmentDeps, request: EnrichmentRequest): Promise<EnrichmentOutcome> {
+  const { account, limits, now } = request;
+  const [current, used] = await Promise.all([
+    creditsNow(deps.accounts, account, now),
+    deps.quotaCounters.used(account._id, 'enrichments', now),
+  ]);
+  return {
+    alreadyEnriched: true,
+    chargedCredits: 0,
+    credits: current.credits_remaining,
+    enrichments: quotaState(used, limits.daily_quotas.enrichments, now),
+  };
+}
+
+/**
+ * Steps 4 to 7 for the holder of `claimId`. Returns `null` when the claim was lost before it could
+ * be completed (recovered as abandoned, or turned into an app unlock): everything taken has been
+ * given back and the caller starts again.
+ */
+async function chargeUnderClaim(
+  deps: EnrichmentDeps,
+  request: EnrichmentRequest,
+  claimId: string,
+): Promise<EnrichmentOutcome | null> {
+  const { account, limits, lead, now } = request;
+  const claim: PendingClaim = {
+    account_id: account._id,
+    lead_id: lead.id,
+    claim_id: claimId,
+    claimed_at: null,
+    created_at: now,
+  };
+  const limit = limits.daily_quotas.enrichments;
+  const undo = () => undoCharge(deps, claim);
+  try {
+    const reserved = await deps.quotaCounters.reserveOne(account._id, 'enrichments', limit, claimId, now);
+    if (reserved.granted === 0) throw new QuotaExceeded('enrichments', nextUtcMidnight(now).toISOString());
+
+    const renewed = await creditsNow(deps.accounts, account, now);
+    const charged = await deps.accounts.takeCredit(account._id, claimId);
+    if (charged === null) throw new InsufficientCredits(renewed.credits_resets_at.toISOString());
+
+    if (!(await deps.unlocks.completeClaim(account._id, lead.id, claimId, now))) {
+      await undo();
+      return null;
+    }
+    // The unlock is recorded and paid for. A journal entry left open is harmless (no pending
+    // unlock refers to it, so nothing reverses it), so failing to tidy must not fail the call.
+    await Promise.all([
+      deps.accounts.settleCredit(account._id, claimId),
+      deps.quotaCounters.settleReservation(reserved.counterId, claimId),
+    ]).catch((error: unknown) => {
+      deps.logger.warn('could not settle an enrichment claim', { claim_id: claimId, error });
+    });
+    return {
+      alreadyEnriched: false,
+      chargedCredits: 1,
+      credits: charged.credits_remaining,
+      enrichments: quotaState(reserved.used, limit, now),
+    };
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+}
+
+/**
+ * Reverses whatever `claim` charged and frees its lead. Each reversal is conditional on the
+ * claim's journal entry, so a charge never made, or already reversed by another process, is left
+ * alone: the same steps serve a failed call and the recovery of an abandoned claim.
+ */
+async function reverseClaim(deps: EnrichmentDeps, claim: PendingClaim): Promise<void> {
+  const claimId = claim.claim_id ?? '';
+  const [creditRefunded, enrichmentRefunded] = await Promise.all([
+    deps.accounts.refundCredit(claim.account_id, claimId),
+    deps.quotaCounters.cancelReservation(
+      counterIdFor(claim.account_id, 'enrichments', claim.created_at),
+      claimId,
+    ),
+  ]);
+  deps.logger.debug('reversed an enrichment claim', {
+    lead_id: claim.lead_id,
+    claim_id: claimId,
+    credit_refunded: creditRefunded,
+    enrichment_refunded: enrichmentRefunded,
+  });
+  await deps.unlocks.releaseClaim(claim);
+}
+
+/** Undo for a failed call. Never throws: the failure is logged and the recovery finishes the job later. */
+async function undoCharge(deps: EnrichmentDeps, claim: PendingClaim): Promise<void> {
+  try {
+    await reverseClaim(deps, claim);
+  } catch (error) {
+    deps.logger.error('could not undo an enrichment charge; it will be recovered', {
+      claim_id: claim.claim_id,
+      error,
+    });
+  }
+}
+
+/** Recovers every abandoned claim of the account, so no charge of a failed call stays taken. */
+export async function recoverAbandonedClaims(deps: EnrichmentDeps, accountId: string): Promise<void> {
+  const wallClock = deps.wallClock ?? (() => new Date());
+  const claimedBefore = new Date(wallClock().getTime() - STALE_CLAIM_MS);
+  for (const claim of await deps.unlocks.abandonedClaims(accountId, claimedBefore)) {
+    deps.logger.warn('recovering an abandoned enrichment claim', {
+      lead_id: claim.lead_id,
+      claim_id: claim.claim_id,
+    });
+    await reverseClaim(deps, claim);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
