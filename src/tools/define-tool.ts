@@ -15,6 +15,14 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** What eight of the nine tools are: they read our own data and change nothing. */
+export const READ_ONLY_TOOL: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 /** `paid`: needs a paid plan with an active or trialing subscription. `always`: answers every account. */
 export type ToolAccess = 'paid' | 'always';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readAccountUsage } from '../billing/account-usage.js';
 import { QUOTA_KEYS } from '../plans.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { quotaSchema } from './output-schemas.js';
 import { noArgumentsInput } from './params.js';
 
@@ -31,7 +31,7 @@ export const getAccountUsage = defineTool({
   ].join(' '),
   inputSchema: noArgumentsInput,
   outputSchema: accountUsageOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'account:read',
   access: 'always',
   meters: null,

@@ -7,7 +7,7 @@ import {
 } from '../search/company-profile-query.js';
 import { type RecentSignalSource, toCompanyProfile } from '../search/dto.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { getCompanyOutput } from './output-schemas.js';
 import { getCompanyInput } from './params.js';
 
@@ -20,7 +20,7 @@ export const getCompany = defineTool({
   ].join(' '),
   inputSchema: getCompanyInput,
   outputSchema: getCompanyOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'companies:read',
   access: 'paid',
   meters: 'company_explores',

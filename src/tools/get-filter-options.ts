@@ -1,6 +1,6 @@
 import { buildTopIndustriesQuery, filterOptions, readTopIndustries } from '../search/filter-options.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { filterOptionsOutput } from './output-schemas.js';
 import { noArgumentsInput } from './params.js';
 
@@ -13,7 +13,7 @@ export const getFilterOptions = defineTool({
   ].join(' '),
   inputSchema: noArgumentsInput,
   outputSchema: filterOptionsOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: null,
   access: 'always',
   meters: null,

@@ -1,5 +1,5 @@
 import { leadPreviewNotes, toLeadPreview } from '../search/dto.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { fetchLead } from './lead-lookup.js';
 import { getLeadOutput } from './output-schemas.js';
 import { getLeadInput } from './params.js';
@@ -13,7 +13,7 @@ export const getLead = defineTool({
   ].join(' '),
   inputSchema: getLeadInput,
   outputSchema: getLeadOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'leads:read',
   access: 'paid',
   meters: 'lead_explores',

@@ -1,6 +1,6 @@
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { marketInsightsOutput } from './output-schemas.js';
 import { marketInsightsInput } from './params.js';
 
@@ -14,7 +14,7 @@ export const getMarketInsights = defineTool({
   ].join(' '),
   inputSchema: marketInsightsInput,
   outputSchema: marketInsightsOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'insights:read',
   access: 'paid',
   meters: 'insight_queries',

@@ -4,7 +4,7 @@ import { buildCompanyRanking, readCompanyRanking } from '../search/company-query
 import { toCompanyListItem } from '../search/dto.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { searchCompaniesOutput } from './output-schemas.js';
 import { searchCompaniesInput } from './params.js';
 
@@ -18,7 +18,7 @@ export const searchCompanies = defineTool({
   ].join(' '),
   inputSchema: searchCompaniesInput,
   outputSchema: searchCompaniesOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'companies:read',
   access: 'paid',
   meters: 'company_explores',

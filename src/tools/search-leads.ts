@@ -4,7 +4,7 @@ import { toLeadCard } from '../search/dto.js';
 import { buildLeadSearch } from '../search/lead-query.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { searchLeadsOutput } from './output-schemas.js';
 import { searchLeadsInput } from './params.js';
 
@@ -19,7 +19,7 @@ export const searchLeads = defineTool({
   ].join(' '),
   inputSchema: searchLeadsInput,
   outputSchema: searchLeadsOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'leads:read',
   access: 'paid',
   meters: 'lead_explores',

@@ -2,7 +2,7 @@ import { type SignalSource, toSignal } from '../search/dto.js';
 import { finishPage, planPage } from '../search/paging.js';
 import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { searchSignalsOutput } from './output-schemas.js';
 import { searchSignalsInput } from './params.js';
 
@@ -16,7 +16,7 @@ export const searchSignals = defineTool({
   ].join(' '),
   inputSchema: searchSignalsInput,
   outputSchema: searchSignalsOutput,
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY_TOOL,
   scope: 'signals:read',
   access: 'paid',
   meters: null,

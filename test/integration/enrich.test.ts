@@ -8,12 +8,11 @@ import type { LeadDoc } from '../../src/domain/documents.js';
 import type { QuotaKey } from '../../src/plans.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
 import {
-  allLeads,
   callOk,
   connectSeededClient,
   newestLeadsFirst,
-  openSeededIndex,
   SEEDED_NOW,
+  seededLeads,
   startSeededServer,
 } from '../support/seeded-data.js';
 import { createAccountWithKey, TEST_BASE_URL, type TestServer } from '../support/test-server.js';
@@ -40,16 +39,11 @@ describe('enrich_lead', () => {
 
   beforeAll(async () => {
     server = await startSeededServer();
-    const index = openSeededIndex();
-    try {
-      const leads = (await allLeads(index)).sort(newestLeadsFirst);
-      // Leads with a company profile from a non-agency, so every read tool can show them.
-      const listed = leads.filter((lead) => lead.company.id !== null && !lead.company.is_agency);
-      [newestOpenLead, ...openLeads] = listed.filter((lead) => lead.is_open) as [LeadDoc, ...LeadDoc[]];
-      closedLeads = listed.filter((lead) => !lead.is_open);
-    } finally {
-      await index.close();
-    }
+    const leads = (await seededLeads()).sort(newestLeadsFirst);
+    // Leads with a company profile from a non-agency, so every read tool can show them.
+    const listed = leads.filter((lead) => lead.company.id !== null && !lead.company.is_agency);
+    [newestOpenLead, ...openLeads] = listed.filter((lead) => lead.is_open) as [LeadDoc, ...LeadDoc[]];
+    closedLeads = listed.filter((lead) => !lead.is_open);
     expect(openLeads.length).toBeGreaterThan(300);
     expect(closedLeads.length).toBeGreaterThan(5);
   });

@@ -6,7 +6,7 @@ import type { LeadDoc } from '../../src/domain/documents.js';
 import { tools } from '../../src/tools/registry.js';
 import { testEnv } from '../support/backends.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
-import { allLeads, openSeededIndex } from '../support/seeded-data.js';
+import { seededLeads } from '../support/seeded-data.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
 
 /** A free TCP port on 127.0.0.1, for a server process whose address we must know in advance. */
@@ -61,12 +61,7 @@ describe('limits across two server processes', () => {
   beforeAll(async () => {
     [inProcess, separate] = await Promise.all([startTestServer({ tools }), startServerProcess()]);
     urls = [inProcess.url, separate.url];
-    const index = openSeededIndex();
-    try {
-      openLeads = (await allLeads(index)).filter((lead) => lead.is_open);
-    } finally {
-      await index.close();
-    }
+    openLeads = (await seededLeads()).filter((lead) => lead.is_open);
   });
 
   afterAll(async () => {

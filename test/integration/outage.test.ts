@@ -15,7 +15,7 @@ import type { LeadDoc } from '../../src/domain/documents.js';
 import { Unavailable } from '../../src/errors.js';
 import { testBackends } from '../support/backends.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
-import { allLeads, openSeededIndex, SEEDED_NOW, startSeededServer } from '../support/seeded-data.js';
+import { SEEDED_NOW, seededLeads, startSeededServer } from '../support/seeded-data.js';
 import { createAccountWithKey, type TestServer } from '../support/test-server.js';
 
 /**
@@ -38,12 +38,7 @@ describe('enrich_lead when the database fails between its steps', () => {
 
   beforeAll(async () => {
     server = await startSeededServer();
-    const index = openSeededIndex();
-    try {
-      openLeads = (await allLeads(index)).filter((lead) => lead.is_open);
-    } finally {
-      await index.close();
-    }
+    openLeads = (await seededLeads()).filter((lead) => lead.is_open);
   });
 
   afterAll(async () => {
@@ -119,12 +114,7 @@ describe.skipIf(!onLocalStack)('stopping and restarting the local backends', () 
 
   beforeAll(async () => {
     server = await startSeededServer();
-    const index = openSeededIndex();
-    try {
-      openLeads = (await allLeads(index)).filter((lead) => lead.is_open).slice(-10);
-    } finally {
-      await index.close();
-    }
+    openLeads = (await seededLeads()).filter((lead) => lead.is_open).slice(-10);
     const created = await createAccountWithKey(server.services, { callsPerMinute: 1000 });
     ({ key } = created);
     accountId = created.account._id;

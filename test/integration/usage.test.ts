@@ -5,12 +5,11 @@ import { SCOPES } from '../../src/auth/scopes.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
 import {
-  allLeads,
   callOk,
   connectSeededClient,
   type Json,
-  openSeededIndex,
   SEEDED_NOW,
+  seededLeads,
   startSeededServer,
 } from '../support/seeded-data.js';
 import { createAccountWithKey, type TestServer } from '../support/test-server.js';
@@ -24,12 +23,7 @@ describe('get_account_usage', () => {
 
   beforeAll(async () => {
     server = await startSeededServer();
-    const index = openSeededIndex();
-    try {
-      openLeads = (await allLeads(index)).filter((lead) => lead.is_open);
-    } finally {
-      await index.close();
-    }
+    openLeads = (await seededLeads()).filter((lead) => lead.is_open);
   });
 
   afterAll(async () => {

@@ -128,6 +128,16 @@ export const allLeads = (index: SeededIndex) => everyDocument<LeadDoc>(index, in
 export const allCompanies = (index: SeededIndex) => everyDocument<CompanyDoc>(index, index.indices.companies);
 export const allSignals = (index: SeededIndex) => everyDocument<SignalDoc>(index, index.indices.signals);
 
+/** Every seeded lead, read once through a connection of its own. */
+export async function seededLeads(): Promise<LeadDoc[]> {
+  const index = openSeededIndex();
+  try {
+    return await allLeads(index);
+  } finally {
+    await index.close();
+  }
+}
+
 /** The order of `search_leads`: newest first, then by `seq` descending. */
 export function newestLeadsFirst(a: LeadDoc, b: LeadDoc): number {
   return b.posted_date.localeCompare(a.posted_date) || b.seq - a.seq;
