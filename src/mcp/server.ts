@@ -6,6 +6,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AnyToolDefinition } from '../tools/define-tool.js';
@@ -36,6 +37,12 @@ export function createToolCatalog(tools: readonly AnyToolDefinition[]): ToolCata
 export const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version };
 
 /**
+ * The SDK would build a fresh Ajv (about a millisecond of CPU) for every per-request `Server`;
+ * it only compiles schemas on demand, so one shared instance serves every request.
+ */
+const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/**
  * A low-level SDK server for one HTTP request (stateless: nothing survives the request). The
  * low-level `Server` rather than `McpServer`, so that unknown tools are JSON-RPC -32602 and bad
  * arguments are our own `invalid_argument` results.
@@ -46,7 +53,11 @@ export function createMcpServer(deps: {
   services: Services;
   clock: () => Date;
 }): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: SERVER_INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: deps.catalog.listing }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const tool = deps.catalog.byName.get(request.params.name);
