@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackError } from './errors.js';
@@ -19,8 +21,25 @@ export interface StackSettings {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * `.stack/` in the checkout, unless STACK_DIR says otherwise. As root, Elasticsearch runs as a
+ * system user that must be able to walk into its folder; a checkout under a private folder (`/root`,
+ * a `mktemp -d`) cannot give it that, so there the stack lives in /var/tmp under a name tied to the
+ * checkout.
+ */
 export function stackDirectory(env: Env = process.env): string {
-  return path.resolve(projectRoot, env.STACK_DIR || '.stack');
+  if (env.STACK_DIR) return path.resolve(projectRoot, env.STACK_DIR);
+  if (process.getuid?.() !== 0 || othersCanEnter(projectRoot)) return path.join(projectRoot, '.stack');
+  const checkout = createHash('sha256').update(projectRoot).digest('hex').slice(0, 12);
+  return path.join('/var/tmp', `hiring-leads-stack-${checkout}`);
+}
+
+/** Whether users other than the owner may pass through `folder` and every folder above it. */
+export function othersCanEnter(folder: string): boolean {
+  for (let current = path.resolve(folder); ; current = path.dirname(current)) {
+    if ((statSync(current).mode & 0o001) === 0) return false;
+    if (path.dirname(current) === current) return true;
+  }
 }
 
 export function stackSettings(env: Env = process.env): StackSettings {

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StackError } from '../../scripts/stack/errors.js';
-import { mongodbUriFor, projectRoot, stackSettings } from '../../scripts/stack/settings.js';
+import { mongodbUriFor, othersCanEnter, projectRoot, stackSettings } from '../../scripts/stack/settings.js';
 import { readStackUrls, writeStackState } from '../../scripts/stack/state.js';
 
 describe('stackSettings', () => {
@@ -41,6 +41,19 @@ describe('stackSettings', () => {
     expect(() => stackSettings({ MONGO_PORT: '70000' })).toThrow(/MONGO_PORT/);
     expect(() => stackSettings({ ES_HEAP: 'lots' })).toThrow(/ES_HEAP/);
     expect(() => stackSettings({ STACK_MODE: 'kubernetes' })).toThrow(/STACK_MODE/);
+  });
+});
+
+describe('othersCanEnter', () => {
+  it('is false under a private folder and true once every level lets others through', () => {
+    const parent = mkdtempSync(path.join(tmpdir(), 'stack-reach-'));
+    const folder = mkdtempSync(path.join(parent, 'checkout-'));
+    chmodSync(parent, 0o700);
+    chmodSync(folder, 0o755);
+    expect(othersCanEnter(folder)).toBe(false);
+    chmodSync(parent, 0o755);
+    expect(othersCanEnter(folder)).toBe(true);
+    rmSync(parent, { recursive: true, force: true });
   });
 });
 
