@@ -7,9 +7,12 @@ import { mongodbUriFor, othersCanEnter, projectRoot, stackSettings } from '../..
 import { readStackUrls, writeStackState } from '../../scripts/stack/state.js';
 
 describe('stackSettings', () => {
-  it('defaults to the usual ports, a 2g heap and .stack in the project', () => {
+  it('defaults to the usual ports, a 2g heap and .stack in the project (or /var/tmp for root in a private checkout)', () => {
+    const privateToRoot = process.getuid?.() === 0 && !othersCanEnter(projectRoot);
     expect(stackSettings({})).toEqual({
-      stackDir: path.join(projectRoot, '.stack'),
+      stackDir: privateToRoot
+        ? expect.stringMatching(/^\/var\/tmp\/hiring-leads-stack-[0-9a-f]{12}$/)
+        : path.join(projectRoot, '.stack'),
       esPort: 9200,
       esTransportPort: 9300,
       mongoPort: 27017,
