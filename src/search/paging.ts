@@ -18,20 +18,22 @@ export interface PagedSearch {
 
 export interface PagePlan {
   position: PagePosition;
-  /** How many results to fetch: 0 only when the quota left is 0 (the caller answers `quota_exceeded`). */
+  /** How many results to fetch: page_size, or fewer where the page reaches the 1,000-result cap. */
   size: number;
-  /** True when the quota left, not page_size or the cap, decided `size`. */
-  shortenedByQuota: boolean;
 }
 
-/** `allowance` is how many results the caller may still be charged for; omit it when unmetered. */
-export function planPage(search: PagedSearch, allowance?: number): PagePlan {
+/**
+ * Where the page starts and how big it may be. Metered tools fetch the full page and cut it to
+ * what the quota grants afterwards: one charge decides, with no read of the quota beforehand.
+ */
+export function planPage(search: PagedSearch): PagePlan {
   const position = search.args.cursor
     ? decodeCursor(search.secret, search.tool, search.args, search.args.cursor)
     : FIRST_PAGE;
-  const wanted = Math.max(0, Math.min(search.args.page_size, MAX_PAGEABLE_RESULTS - position.served));
-  const size = allowance === undefined ? wanted : Math.max(0, Math.min(wanted, allowance));
-  return { position, size, shortenedByQuota: size < wanted };
+  return {
+    position,
+    size: Math.max(0, Math.min(search.args.page_size, MAX_PAGEABLE_RESULTS - position.served)),
+  };
 }
 
 export interface FetchedPage {

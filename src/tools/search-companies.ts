@@ -23,10 +23,8 @@ export const searchCompanies = defineTool({
   access: 'paid',
   meters: 'company_explores',
   async handler(args, { meter, now, services }) {
-    const before = await meter.peek('company_explores');
-    if (before.remaining === 0) await meter.charge('company_explores', 0);
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_companies', args };
-    const plan = planPage(search, before.remaining ?? undefined);
+    const plan = planPage(search);
     const window = { offset: plan.position.served, size: plan.size };
     const ranking = buildCompanyRanking(args, now, window);
     const response = await searchBackend(() =>
@@ -51,7 +49,7 @@ export const searchCompanies = defineTool({
       moreExist: window.offset + served.length < ranked.total,
     });
     const notes = [...ranking.notes, ...page.notes];
-    if (plan.shortenedByQuota || granted < ranked.companies.length) {
+    if (granted < ranked.companies.length) {
       notes.push(shortenedByQuotaNote(served.length, 'company_explores', quota.resets_at));
     }
     return {

@@ -24,19 +24,23 @@ export const searchLeads = defineTool({
   access: 'paid',
   meters: 'lead_explores',
   async handler(args, { account, meter, now, services }) {
-    const before = await meter.peek('lead_explores');
-    if (before.remaining === 0) await meter.charge('lead_explores', 0);
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_leads', args };
-    const plan = planPage(search, before.remaining ?? undefined);
+    const plan = planPage(search);
     const query = buildLeadSearch(args, plan.position, plan.size, now);
     const response = await searchBackend(() =>
       services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body }),
     );
 
-    // Charged after the search, for what it found; a concurrent call may have used some of the
-    // explores seen above, in which case the page is cut to what this call was granted.
+    // Charged after the search, for what it found: the page is cut to what the quota grants, and
+    // with nothing left the charge answers quota_exceeded.
     const found = response.hits.hits;
-    const { granted, quota } = await meter.charge('lead_explores', found.length, { partial: true });
+    const [{ granted, quota }, unlocked] = await Promise.all([
+      meter.charge('lead_explores', found.length, { partial: true }),
+      services.unlocks.unlockedAmong(
+        account._id,
+        found.flatMap((hit) => (hit._id ? [hit._id] : [])),
+      ),
+    ]);
     const hits = found.slice(0, granted);
     const total = totalHits(response.hits.total);
     const page = finishPage(search, plan, {
@@ -46,12 +50,8 @@ export const searchLeads = defineTool({
     });
 
     const docs = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-    const unlocked = await services.unlocks.unlockedAmong(
-      account._id,
-      docs.map((doc) => doc.id),
-    );
     const notes = [...query.notes, ...page.notes];
-    if (plan.shortenedByQuota || granted < found.length) {
+    if (granted < found.length) {
       notes.push(shortenedByQuotaNote(hits.length, 'lead_explores', quota.resets_at));
     }
     return {
