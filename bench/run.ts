@@ -5,6 +5,7 @@
  * Runs against the seeded stack (`npm run stack:up && npm run seed -- --leads N ...`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -58,7 +59,9 @@ const requests = Number(flags.requests);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 
 useStackUrlsUnlessSet(process.env);
-const settings = parseConfig({ ...process.env, PORT: flags.port });
+// The benchmark's own server needs a secret; nothing it signs outlives the run.
+const serverSecret = process.env.SERVER_SECRET || randomBytes(48).toString('base64');
+const settings = parseConfig({ ...process.env, PORT: flags.port, SERVER_SECRET: serverSecret });
 const elasticsearch = createElasticsearchClient({ ...settings, BACKEND_TIMEOUT_MS: 30000 });
 const indices = indexNames(settings.INDEX_PREFIX);
 
@@ -171,6 +174,7 @@ async function startServer(): Promise<ChildProcess> {
       ...process.env,
       PORT: String(settings.PORT),
       LOG_LEVEL: 'warn',
+      SERVER_SECRET: serverSecret,
       ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
       MONGODB_URI: settings.MONGODB_URI,
     },

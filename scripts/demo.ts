@@ -1,13 +1,18 @@
 /**
  * `npm run demo`: the stack, the demo data (seeded once), a demo API key, and the server, with
  * ready-to-paste client settings. Ctrl-C stops the server; `npm run stack:down` stops the stack.
+ * The server's secret and the key are kept in files only the user can read, in the stack folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDemoAccounts } from '../seed/demo-accounts.js';
 import { parseConfig } from '../src/config.js';
 import { connectMongo } from '../src/stores/mongo.js';
 import { stackUp } from './stack/commands.js';
+import { readOrCreatePrivateFile, writePrivateFile } from './stack/private-files.js';
+import { stackSettings } from './stack/settings.js';
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -32,7 +37,12 @@ async function waitForServer(url: string, server: ChildProcess): Promise<void> {
   throw new Error(`the server did not answer ${url} within a minute`);
 }
 
-function clientInstructions(mcpUrl: string, apiKey: string): string {
+interface DemoFiles {
+  apiKey: string;
+  serverSecret: string;
+}
+
+function clientInstructions(mcpUrl: string, apiKey: string, files: DemoFiles): string {
   const curl = [
     `curl -s ${mcpUrl} \\`,
     `  -H 'Authorization: Bearer ${apiKey}' \\`,
@@ -67,6 +77,7 @@ function clientInstructions(mcpUrl: string, apiKey: string): string {
     '',
     `hiring-leads MCP server: ${mcpUrl}`,
     `Demo API key (growth plan, all scopes): ${apiKey}`,
+    `  also in ${files.apiKey}; the server's secret is in ${files.serverSecret} (both readable by you only)`,
     '',
     'Try it with curl:',
     curl,
@@ -89,10 +100,18 @@ function clientInstructions(mcpUrl: string, apiKey: string): string {
 
 async function main(): Promise<void> {
   const stack = await stackUp();
+  // stackUp has made the folder private to this user.
+  const { stackDir } = stackSettings();
+  const files: DemoFiles = {
+    apiKey: path.join(stackDir, 'demo-api-key'),
+    serverSecret: path.join(stackDir, 'server-secret'),
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ELASTICSEARCH_URL: stack.elasticsearchUrl,
     MONGODB_URI: stack.mongodbUri,
+    // One random secret per local stack, reused by every later run: tokens and cursors outlive a restart.
+    SERVER_SECRET: readOrCreatePrivateFile(files.serverSecret, () => randomBytes(48).toString('base64')),
   };
   const settings = parseConfig(env);
 
@@ -102,13 +121,14 @@ async function main(): Promise<void> {
   const demo = await createDemoAccounts(mongo).finally(() => mongo.client.close());
   const growth = demo.find((account) => account.plan === 'growth') ?? demo[0];
   if (growth === undefined) throw new Error('no demo account was created');
+  writePrivateFile(files.apiKey, `${growth.apiKey}\n`);
 
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { stdio: 'inherit', env });
   const stop = () => server.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await waitForServer(`http://127.0.0.1:${settings.PORT}/readyz`, server);
-  console.log(clientInstructions(`${settings.BASE_URL}/mcp`, growth.apiKey));
+  console.log(clientInstructions(`${settings.BASE_URL}/mcp`, growth.apiKey, files));
   server.on('exit', (code) => process.exit(code ?? 0));
 }
 

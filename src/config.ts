@@ -1,4 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { isIP, isIPv4 } from 'node:net';
 import { z } from 'zod';
+
+const commaSeparated = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const origin = z
+  .string()
+  .refine(
+    (value) => URL.canParse(value) && new URL(value).origin !== 'null',
+    'must be an origin like https://app.example.com',
+  )
+  .transform((value) => new URL(value).origin);
+
+/** A DNS name, an IPv4 address or a bracketed IPv6 address, as the `Host` header carries them. */
+const hostName = z
+  .string()
+  .regex(
+    /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/i,
+    'must be a host name without scheme or port, e.g. leads.example.com',
+  )
+  .transform((value) => value.toLowerCase());
+
+/** The forms express accepts: true/false, a number of hops, or addresses, subnets and names. */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value, context): boolean | number | string[] => {
+    const trimmed = value.trim().toLowerCase();
+    if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+    if (/^\d+$/.test(trimmed)) return Number(trimmed);
+    const entries = trimmed.split(',').map((entry) => entry.trim());
+    const invalid = entries.filter((entry) => !isTrustedProxyEntry(entry));
+    if (invalid.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be true, false, a hop count, or comma-separated addresses, subnets or loopback/linklocal/uniquelocal; not ${invalid.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIPv4(range);
+}
+
+const milliseconds = z.coerce.number().int().min(100).max(600_000);
 
 /**
  * Every setting the server reads, parsed once from the environment. Anything else in
@@ -20,29 +81,46 @@ const configSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     // Vite (and so vitest) puts its own BASE_URL of "/" into the environment; it is not ours.
     BASE_URL: z.preprocess((value) => (value === '/' ? undefined : value), z.url().optional()),
-    ALLOWED_ORIGINS: z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      ),
+    /** Browser origins allowed on `/mcp` besides the defaults that `BASE_URL` implies. */
+    ALLOWED_ORIGINS: commaSeparated.pipe(z.array(origin)),
+    /** `Host` names (no port) served besides `BASE_URL`'s, e.g. the name a proxy forwards. */
+    ALLOWED_HOSTS: commaSeparated.pipe(z.array(hostName)),
+    /** Which proxies may tell the client address (`X-Forwarded-For`); express's `trust proxy`. */
+    TRUST_PROXY: trustProxy,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    /** Signs cursors and access tokens. A fixed default keeps the demo usable; production sets its own. */
-    SERVER_SECRET: z.string().min(16).default('dev-only-secret-change-me-in-production'),
+    /** Signs cursors and access tokens; `parseConfig` refuses a missing or weak one (see `checkServerSecret`). */
+    SERVER_SECRET: z.string().optional(),
+    /** `development`, with a loopback HOST, is the one case where a weak or missing SERVER_SECRET is let through. */
+    NODE_ENV: z.string().optional(),
     /** How long a call waits for Elasticsearch or MongoDB before answering `unavailable`. */
     BACKEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(2000),
     /** Unauthenticated requests allowed per client address per minute. */
     UNAUTHENTICATED_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+    /** How long a client may take to send a request's headers: slow-header clients are cut off. */
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
+    /** How long a client may take to send a whole request, body included. */
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+    /** How long an idle keep-alive connection stays open; above the idle timeout of a proxy in front. */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
+    /** Open connections beyond this are closed at once. */
+    HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1024),
+  })
+  .refine((settings) => settings.HTTP_HEADERS_TIMEOUT_MS <= settings.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
   })
   .transform((settings) => ({
     ...settings,
     BASE_URL: (settings.BASE_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, ''),
   }));
 
-export type Config = z.infer<typeof configSchema>;
+type ParsedSettings = z.infer<typeof configSchema>;
+
+/** Every setting but the secret: what the logger and the commands that sign nothing (admin, seed) read. */
+export type ConfigWithoutSecret = Omit<ParsedSettings, 'SERVER_SECRET' | 'NODE_ENV'>;
+
+/** The server's settings: a usable secret, and the warnings to log when it starts. */
+export type Config = ConfigWithoutSecret & { SERVER_SECRET: string; startupWarnings: string[] };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -51,7 +129,7 @@ export class ConfigError extends Error {
   }
 }
 
-export function parseConfig(env: Record<string, string | undefined>): Config {
+function parseSettings(env: Record<string, string | undefined>): ParsedSettings {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
@@ -61,10 +139,78 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return parsed.data;
 }
 
-let loaded: Config | undefined;
+/** The server's settings; a missing or weak SERVER_SECRET is refused (see `checkServerSecret`). */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const { SERVER_SECRET, NODE_ENV, ...settings } = parseSettings(env);
+  const secret = checkServerSecret({ secret: SERVER_SECRET, host: settings.HOST, nodeEnv: NODE_ENV });
+  if (!secret.usable) throw new ConfigError([secret.problem]);
+  return {
+    ...settings,
+    SERVER_SECRET: secret.secret,
+    startupWarnings: secret.warning === undefined ? [] : [secret.warning],
+  };
+}
 
-/** The process's settings, parsed on first use. */
-export function config(): Config {
-  loaded ??= parseConfig(process.env);
+const MINIMUM_SECRET_BYTES = 32;
+/** Earlier versions shipped this as the default: it is public, so it must never sign anything. */
+const PUBLISHED_DEVELOPMENT_SECRET = 'dev-only-secret-change-me-in-production';
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1', 'localhost']);
+const HOW_TO_MAKE_ONE =
+  `Set it to a random value of at least ${MINIMUM_SECRET_BYTES} bytes, e.g. SERVER_SECRET=$(openssl rand -base64 48); ` +
+  'only a server bound to loopback (HOST 127.0.0.1, ::1 or localhost) with NODE_ENV=development may run without one.';
+
+export type ServerSecretCheck =
+  | { usable: true; secret: string; warning?: string }
+  | { usable: false; problem: string };
+
+/**
+ * Anyone who knows the secret can sign access tokens for any account, so a missing, short or
+ * published one stops the server. A developer's server that only this machine can reach
+ * (loopback HOST, NODE_ENV=development) runs anyway, with a warning: with no secret at all it
+ * signs with a random one of its own, which no other process shares and no restart keeps.
+ */
+export function checkServerSecret(input: {
+  secret: string | undefined;
+  host: string;
+  nodeEnv: string | undefined;
+}): ServerSecretCheck {
+  const { secret } = input;
+  const weakness = !secret
+    ? 'is not set'
+    : secret === PUBLISHED_DEVELOPMENT_SECRET
+      ? 'is the published development value'
+      : Buffer.byteLength(secret) < MINIMUM_SECRET_BYTES
+        ? `is shorter than ${MINIMUM_SECRET_BYTES} bytes`
+        : undefined;
+  if (secret && weakness === undefined) return { usable: true, secret };
+  const localDevelopment = input.nodeEnv === 'development' && LOOPBACK_HOSTS.has(input.host.toLowerCase());
+  if (!localDevelopment) return { usable: false, problem: `SERVER_SECRET ${weakness}. ${HOW_TO_MAKE_ONE}` };
+  if (!secret) {
+    return {
+      usable: true,
+      secret: randomBytes(48).toString('base64'),
+      warning:
+        'SERVER_SECRET is not set: signing with a random secret of this process (development on loopback only); ' +
+        'its cursors and access tokens are refused by other processes and after a restart.',
+    };
+  }
+  return {
+    usable: true,
+    secret,
+    warning: `SERVER_SECRET ${weakness}: accepted for development on loopback only.`,
+  };
+}
+
+let loaded: ConfigWithoutSecret | undefined;
+
+/**
+ * The process's settings but the secret, parsed on first use: enough for the logger and for the
+ * commands that sign nothing (admin, seed). The server reads its own with `parseConfig`.
+ */
+export function config(): ConfigWithoutSecret {
+  if (loaded === undefined) {
+    const { SERVER_SECRET: _secret, NODE_ENV: _mode, ...settings } = parseSettings(process.env);
+    loaded = settings;
+  }
   return loaded;
 }

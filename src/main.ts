@@ -1,18 +1,28 @@
-import type { Server } from 'node:http';
+import type { Config } from './config.js';
 import { useStackUrlsUnlessSet } from './stack-urls.js';
 
 useStackUrlsUnlessSet(process.env);
 
 // Loaded only now, so that every module sees the stack's URLs when it first reads the config.
-const { config } = await import('./config.js');
+const { ConfigError, parseConfig } = await import('./config.js');
 const { logger } = await import('./logger.js');
 const { createApp } = await import('./http/app.js');
+const { startHttpServer } = await import('./http/http-server.js');
 const { createServices, ensureIndexes } = await import('./mcp/services.js');
 const { createElasticsearchClient } = await import('./stores/elasticsearch.js');
 const { connectMongo } = await import('./stores/mongo.js');
 const { tools } = await import('./tools/registry.js');
 
-const settings = config();
+let settings: Config;
+try {
+  settings = parseConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  // One plain line, not a stack trace: it names the setting and how to fix it.
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+for (const warning of settings.startupWarnings) logger.warn(warning);
 const mongo = await connectMongo(settings);
 const services = createServices({
   config: settings,
@@ -26,13 +36,12 @@ try {
   logger.warn('could not create MongoDB indexes at start-up', { error });
 }
 
-const server: Server = createApp({ services, tools }).listen(settings.PORT, settings.HOST, () => {
-  logger.info('listening', {
-    host: settings.HOST,
-    port: settings.PORT,
-    base_url: settings.BASE_URL,
-    tools: tools.length,
-  });
+const server = await startHttpServer(createApp({ services, tools }), settings);
+logger.info('listening', {
+  host: settings.HOST,
+  port: settings.PORT,
+  base_url: settings.BASE_URL,
+  tools: tools.length,
 });
 
 let stopping = false;

@@ -116,6 +116,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ...provisioned.urls,
     indexPrefix: `test-${runId}`,
     mongoDb: `test_${runId}`,
+    serverSecret: randomBytes(48).toString('base64'),
   };
   console.log(
     `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +

@@ -10,6 +10,7 @@ import { StackError } from './errors.js';
 import { elasticsearchHealthy, elasticsearchStatus, mongoAnswers, waitUntil } from './health.js';
 import { findJdk } from './jdk.js';
 import { installMongo, mongoPaths, runningMongoPid, startMongo, stopMongo } from './mongo-local.js';
+import { secureStackDir, serviceGroupId } from './private-files.js';
 import { isRunning, portAnswers, processesMatching, stopProcess } from './processes.js';
 import { elasticsearchUrlFor, mongodbUriFor, type StackSettings, stackSettings } from './settings.js';
 import {
@@ -73,6 +74,7 @@ function record(
 export async function stackUp(env: Env = process.env): Promise<StackState> {
   const settings = stackSettings(env);
   const external = externalUrls(env);
+  secureStackDir(settings.stackDir, await serviceGroupId());
   if (external) {
     console.log('[stack] ELASTICSEARCH_URL and MONGODB_URI are set: using those servers, starting nothing.');
     await waitUntil(() => bothAnswer(external), {

@@ -21,6 +21,9 @@ function composeEnv(settings: StackSettings): NodeJS.ProcessEnv {
     ES_PORT: String(settings.esPort),
     MONGO_PORT: String(settings.mongoPort),
     ES_HEAP: settings.esHeap,
+    // Compose reads every service before it picks some, so the app's required SERVER_SECRET needs a
+    // value even when only the backends start; they never see it.
+    SERVER_SECRET: process.env.SERVER_SECRET || 'unused-by-the-backend-services',
   };
 }
 

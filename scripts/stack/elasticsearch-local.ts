@@ -3,6 +3,7 @@ import path from 'node:path';
 import { StackError } from './errors.js';
 import type { Jdk } from './jdk.js';
 import { dependencyGoal } from './maven.js';
+import { SERVICE_USER, secureStackDir, serviceGroupId } from './private-files.js';
 import {
   commandOnPath,
   isRunning,
@@ -13,9 +14,6 @@ import {
   stopProcess,
 } from './processes.js';
 import type { StackSettings } from './settings.js';
-
-/** Elasticsearch refuses to run as root; when we are root it runs as this system user. */
-const serviceUser = 'hlstack';
 
 export interface ElasticsearchPaths {
   root: string;
@@ -83,18 +81,29 @@ function configFile(paths: ElasticsearchPaths, settings: StackSettings): string 
   ].join('\n');
 }
 
-/** Running as root: the service user, created if needed, owns everything Elasticsearch writes. */
-async function prepareServiceUser(paths: ElasticsearchPaths): Promise<void> {
-  if ((await run('id', ['-u', serviceUser])).code !== 0) {
+/**
+ * Running as root: the service user, created if needed, owns everything Elasticsearch writes, and
+ * the stack folder's group lets it through to there (see `secureStackDir`).
+ */
+async function prepareServiceUser(paths: ElasticsearchPaths, settings: StackSettings): Promise<void> {
+  if ((await run('id', ['-u', SERVICE_USER])).code !== 0) {
     console.log(
-      `[stack] creating system user ${serviceUser} to run Elasticsearch (it refuses to run as root)`,
+      `[stack] creating system user ${SERVICE_USER} to run Elasticsearch (it refuses to run as root)`,
     );
-    await runOrFail('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', serviceUser]);
+    await runOrFail('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      SERVICE_USER,
+    ]);
   }
-  await runOrFail('chown', ['-R', `${serviceUser}:`, paths.root]);
+  await runOrFail('chown', ['-R', `${SERVICE_USER}:`, paths.root]);
+  secureStackDir(settings.stackDir, await serviceGroupId());
   const reachable = await run('runuser', [
     '-u',
-    serviceUser,
+    SERVICE_USER,
     '--',
     'test',
     '-x',
@@ -102,7 +111,7 @@ async function prepareServiceUser(paths: ElasticsearchPaths): Promise<void> {
   ]);
   if (reachable.code !== 0) {
     throw new StackError(
-      `User ${serviceUser} cannot reach ${paths.home}: every parent folder needs o+x. ` +
+      `User ${SERVICE_USER} cannot reach ${paths.home}: every folder above the stack folder needs o+x. ` +
         'Set STACK_DIR to a folder outside /root (e.g. /var/tmp/hiring-leads-stack), or chmod o+x the parents.',
     );
   }
@@ -125,7 +134,7 @@ export async function startElasticsearch(
   rmSync(paths.pidFile, { force: true });
   writeFileSync(path.join(paths.home, 'config/elasticsearch.yml'), configFile(paths, settings));
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) await prepareServiceUser(paths);
+  if (asRoot) await prepareServiceUser(paths, settings);
 
   const launch = [path.join(paths.home, 'bin/elasticsearch'), '-d', '-p', paths.pidFile];
   const env = {
@@ -137,7 +146,7 @@ export async function startElasticsearch(
     `[stack] starting Elasticsearch on port ${settings.esPort} (Java ${jdk.major}, heap ${settings.esHeap})...`,
   );
   // `-d` returns once the node has started (or failed to), leaving the server JVM behind.
-  const [command, ...args] = asRoot ? ['runuser', '-u', serviceUser, '--', ...launch] : launch;
+  const [command, ...args] = asRoot ? ['runuser', '-u', SERVICE_USER, '--', ...launch] : launch;
   const started = await run(command as string, args, { env, timeoutMs: 300_000 });
   const pid = readPidFile(paths.pidFile);
   if (started.code !== 0 || pid === undefined) {

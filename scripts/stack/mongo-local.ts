@@ -33,7 +33,7 @@ export async function installMongo(paths: MongoPaths, version: string): Promise<
     const classpath = readFileSync(paths.classpathFile, 'utf8').trim();
     if (classpath.split(path.delimiter).every((jar) => existsSync(jar))) return classpath;
   }
-  mkdirSync(paths.root, { recursive: true });
+  mkdirSync(paths.root, { recursive: true, mode: 0o700 });
   console.log(`[stack] resolving mongo-java-server ${version} with Maven...`);
   await dependencyGoal('build-classpath', [
     '-f',
@@ -51,7 +51,7 @@ export function runningMongoPid(paths: MongoPaths): number | undefined {
 
 /** Starts the launcher detached, logging to the stack folder, and returns its pid. */
 export function startMongo(paths: MongoPaths, settings: StackSettings, jdk: Jdk, classpath: string): number {
-  mkdirSync(paths.root, { recursive: true });
+  mkdirSync(paths.root, { recursive: true, mode: 0o700 });
   const log = openSync(paths.logFile, 'a');
   console.log(
     `[stack] starting the MongoDB-wire server (mongo-java-server, H2) on port ${settings.mongoPort}...`,

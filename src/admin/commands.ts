@@ -14,6 +14,7 @@ import { type Account, AccountsStore } from '../stores/accounts.js';
 import { ApiKeysStore } from '../stores/api-keys.js';
 import { QuotaCountersStore } from '../stores/quota-counters.js';
 import { UnlocksStore } from '../stores/unlocks.js';
+import { USER_STATUSES, type User, UsersStore } from '../stores/users.js';
 import { leadIdParam } from '../tools/params.js';
 import { type FlagReader, oneOf, UsageError, wholeNumber } from './args.js';
 
@@ -22,6 +23,7 @@ export interface AdminStores {
   apiKeys: ApiKeysStore;
   quotaCounters: QuotaCountersStore;
   unlocks: UnlocksStore;
+  users: UsersStore;
 }
 
 /** The stores the commands use, with their indexes in place. */
@@ -31,6 +33,7 @@ export async function openAdminStores(db: Db): Promise<AdminStores> {
     apiKeys: new ApiKeysStore(db),
     quotaCounters: new QuotaCountersStore(db),
     unlocks: new UnlocksStore(db),
+    users: new UsersStore(db),
   };
   await Promise.all(Object.values(stores).map((store) => store.ensureIndexes()));
   return stores;
@@ -41,6 +44,9 @@ export async function openAdminStores(db: Db): Promise<AdminStores> {
  * so its object has exactly the shape `get_account_usage` returns.
  */
 const ADMIN_USAGE_CREDENTIAL: AccountUsage['credential'] = { type: 'api_key', scopes: [...SCOPES] };
+
+/** Passwords are chosen by operators here, until people sign up themselves. */
+const MINIMUM_PASSWORD_LENGTH = 8;
 
 export interface CommandOutput {
   /** What `--json` prints, as one object. */
@@ -63,8 +69,7 @@ export const COMMANDS: Record<string, AdminCommand> = {
       const plan = oneOf('--plan', flags.required('--plan'), PLAN_NAMES);
       const status = oneOf('--status', flags.optional('--status') ?? 'active', SUBSCRIPTION_STATUSES);
       flags.rejectUnknown();
-      if (!/^[^@\s]+@[^@\s]+$/.test(email))
-        throw new UsageError(`--email must be an email address; got "${email}".`);
+      requireEmail(email);
       const account = await accounts.create({ email, plan, subscription_status: status, now });
       return { result: { account_id: account._id } };
     },
@@ -130,6 +135,48 @@ export const COMMANDS: Record<string, AdminCommand> = {
     },
   },
 
+  'user create': {
+    usage: 'user create --email E --password P --account ID',
+    async run(flags, { accounts, users }, now) {
+      const email = flags.required('--email');
+      const password = flags.required('--password');
+      const accountId = flags.required('--account');
+      flags.rejectUnknown();
+      requireEmail(email);
+      if (password.length < MINIMUM_PASSWORD_LENGTH) {
+        throw new UsageError(`--password must be at least ${MINIMUM_PASSWORD_LENGTH} characters long.`);
+      }
+      const account = await requireAccount(accounts, accountId);
+      const user = await users.create({ email, password, accountId: account._id, now });
+      return { result: { user_id: user._id } };
+    },
+  },
+
+  'user set': {
+    usage: `user set --user ID --status ${USER_STATUSES.join('|')}`,
+    async run(flags, { users }, now) {
+      const userId = flags.required('--user');
+      const status = oneOf('--status', flags.required('--status'), USER_STATUSES);
+      flags.rejectUnknown();
+      const user = await users.setStatus(userId, status, now);
+      if (user === null) throw new UsageError(`--user: no user has the id "${userId}".`);
+      return {
+        result: describeUser(user),
+        ...(status === 'suspended' && { note: 'Access tokens of this user are refused from now on.' }),
+      };
+    },
+  },
+
+  'user delete': {
+    usage: 'user delete --user ID',
+    async run(flags, { users }) {
+      const userId = flags.required('--user');
+      flags.rejectUnknown();
+      if (!(await users.delete(userId))) throw new UsageError(`--user: no user has the id "${userId}".`);
+      return { result: { deleted: true } };
+    },
+  },
+
   unlock: {
     usage: 'unlock --account ID --lead LEAD_ID',
     async run(flags, { accounts, unlocks }, now) {
@@ -165,6 +212,17 @@ async function requireAccount(accounts: AccountsStore, accountId: string): Promi
   const account = await accounts.findById(accountId);
   if (account === null) throw new UsageError(`--account: no account has the id "${accountId}".`);
   return account;
+}
+
+/** The user as operators see it: everything but the password hash. */
+function describeUser(user: User): Record<string, unknown> {
+  const { _id, password_hash: _hash, ...fields } = user;
+  return { user_id: _id, ...fields };
+}
+
+function requireEmail(email: string): void {
+  if (!/^[^@\s]+@[^@\s]+$/.test(email))
+    throw new UsageError(`--email must be an email address; got "${email}".`);
 }
 
 function describeAccount(account: Account): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { ApiKeysStore } from '../stores/api-keys.js';
+import type { UsersStore } from '../stores/users.js';
 import { type AccessTokenSettings, looksLikeJwt, verifyAccessToken } from './access-token.js';
 import { looksLikeApiKey } from './api-key-format.js';
 import type { Scope } from './scopes.js';
@@ -18,6 +19,7 @@ export type Verification =
 
 export interface CredentialVerifierDeps {
   apiKeys: ApiKeysStore;
+  users: UsersStore;
   accessTokens: AccessTokenSettings;
   logger: Logger;
   now: () => Date;
@@ -26,23 +28,34 @@ export interface CredentialVerifierDeps {
 export type CredentialVerifier = (bearerToken: string) => Promise<Verification>;
 
 /**
- * Accepts an API key (looked up by hash) or an access token (a JWT verified offline). Database
- * outages propagate as `Unavailable`, so the caller can answer 503 rather than 401.
+ * Accepts an API key (looked up by hash) or an access token (a JWT whose user is looked up).
+ * Database outages propagate as `Unavailable`, so the caller can answer 503 rather than 401.
  */
 export function createCredentialVerifier(deps: CredentialVerifierDeps): CredentialVerifier {
   return async (token) => {
     if (looksLikeApiKey(token)) return verifyApiKey(deps, token);
-    if (looksLikeJwt(token)) {
-      const check = await verifyAccessToken(deps.accessTokens, token);
-      if (!check.valid) return { ok: false, description: check.reason };
-      return {
-        ok: true,
-        accountId: check.claims.accountId,
-        credential: { type: 'oauth', id: check.claims.userId, scopes: check.claims.scopes },
-      };
-    }
+    if (looksLikeJwt(token)) return verifyToken(deps, token);
     return { ok: false, description: 'The bearer token is neither an API key nor an access token.' };
   };
+}
+
+/**
+ * The signature proves who the token was issued to; the user record says whether they may still
+ * use it. It is read on every request, so a suspended or deleted user is refused at once by every
+ * server process.
+ */
+async function verifyToken(deps: CredentialVerifierDeps, token: string): Promise<Verification> {
+  const check = await verifyAccessToken(deps.accessTokens, token, deps.now());
+  if (!check.valid) return { ok: false, description: check.reason };
+  const { userId, accountId, scopes } = check.claims;
+  const user = await deps.users.findById(userId);
+  if (user === null) return { ok: false, description: 'The user of this access token does not exist.' };
+  if (user.status !== 'active')
+    return { ok: false, description: 'The user of this access token is suspended.' };
+  if (user.account_id !== accountId) {
+    return { ok: false, description: 'The user of this access token does not belong to its account.' };
+  }
+  return { ok: true, accountId, credential: { type: 'oauth', id: userId, scopes } };
 }
 
 async function verifyApiKey(deps: CredentialVerifierDeps, key: string): Promise<Verification> {

@@ -8,6 +8,7 @@ import { createToolCatalog } from '../mcp/server.js';
 import type { Services } from '../mcp/services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { authenticate, requireStepUpScopes } from './auth-middleware.js';
+import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
 import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { healthz, readyz } from './health.js';
 import {
@@ -15,6 +16,7 @@ import {
   checkProtocolVersionHeader,
   MAX_BODY_BYTES,
   requireSingleJsonRpcMessage,
+  requireWellFormedMessage,
   serveMcp,
 } from './mcp-endpoint.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
@@ -32,17 +34,23 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const { services } = deps;
-  const { BASE_URL, SERVER_SECRET, ALLOWED_ORIGINS, UNAUTHENTICATED_CALLS_PER_MINUTE } = services.config;
+  const { BASE_URL, SERVER_SECRET, TRUST_PROXY, UNAUTHENTICATED_CALLS_PER_MINUTE } = services.config;
   const clock = deps.clock ?? (() => new Date());
   const catalog = createToolCatalog(deps.tools);
   const baseLogger = deps.logger ?? rootLogger;
 
+  const served = servedNames(services.config);
+
   const app = express();
   app.disable('x-powered-by');
+  // Which hops may say who the client is: the failed-authentication limiter counts per `req.ip`.
+  app.set('trust proxy', TRUST_PROXY);
   app.use(assignRequestId(baseLogger));
 
+  // Probes reach these by whatever address the orchestrator uses, and they hold nothing to steal.
   app.get('/healthz', healthz);
   app.get('/readyz', readyz(services));
+  app.use(rejectForeignHosts(served));
   const resourceMetadata: RequestHandler = (_req, res) => {
     res.json({
       resource: `${BASE_URL}/mcp`,
@@ -56,25 +64,27 @@ export function createApp(deps: AppDeps): Express {
     resourceMetadata,
   );
 
-  app.use('/mcp', rejectForeignOrigins([BASE_URL, ...ALLOWED_ORIGINS]));
+  app.use('/mcp', rejectForeignOrigins(served));
   app.post(
     '/mcp',
     checkProtocolVersionHeader,
     authenticate({
       verify: createCredentialVerifier({
         apiKeys: services.apiKeys,
+        users: services.users,
         accessTokens: { secret: SERVER_SECRET, baseUrl: BASE_URL },
         logger: baseLogger,
         now: clock,
       }),
       accounts: services.accounts,
-      failedAuthLimiter: new FailedAuthLimiter(UNAUTHENTICATED_CALLS_PER_MINUTE),
+      failedAuthLimiter: new FailedAuthLimiter({ failuresPerMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
       baseUrl: BASE_URL,
     }),
     // Any content type is read as JSON: scripts often post JSON without saying so.
     express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }),
     bodyErrorsAsJsonRpc,
     requireSingleJsonRpcMessage,
+    requireWellFormedMessage,
     requireStepUpScopes({ toolsByName: catalog.byName, baseUrl: BASE_URL }),
     serveMcp({ catalog, services, clock }),
   );
@@ -112,29 +122,6 @@ function assignRequestId(baseLogger: Logger): RequestHandler {
     });
     next();
   };
-}
-
-/** DNS-rebinding protection: a browser page from another origin may not reach the endpoint. */
-function rejectForeignOrigins(allowed: string[]): RequestHandler {
-  const allowedOrigins = new Set(allowed.map(originOf));
-  return (req, res, next) => {
-    const origin = req.get('origin');
-    if (origin === undefined || allowedOrigins.has(originOf(origin))) return next();
-    sendJsonRpcError(
-      res,
-      403,
-      ErrorCode.InvalidRequest,
-      `Requests from the origin ${origin} are not allowed.`,
-    );
-  };
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 const answerUnexpectedErrors: ErrorRequestHandler = (error, req, res, _next) => {

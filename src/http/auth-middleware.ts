@@ -27,7 +27,17 @@ export function authenticate(deps: {
   const resourceMetadata = `resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`;
 
   const refuse = (req: Request, res: Response, description: string | null) => {
-    deps.failedAuthLimiter.recordFailure(clientAddress(req), Date.now());
+    const verdict = deps.failedAuthLimiter.recordFailure(req.ip ?? 'unknown', Date.now());
+    if (verdict.limited) {
+      res
+        .status(429)
+        .set('Retry-After', String(verdict.retryAfterSeconds))
+        .json({
+          error: 'rate_limited',
+          error_description: `Too many failed authentications from this address. Retry in ${verdict.retryAfterSeconds} seconds.`,
+        });
+      return;
+    }
     // With no credential at all, the challenge only says where to sign in (RFC 6750 §3.1).
     const challenge =
       description === null
@@ -43,18 +53,9 @@ export function authenticate(deps: {
       });
   };
 
+  // The credential is always checked, even from an address over its failure budget: refusing
+  // before it would let one client lock out everyone behind the same proxy or NAT.
   return async (req: Request, res: Response, next: NextFunction) => {
-    const flood = deps.failedAuthLimiter.check(clientAddress(req), Date.now());
-    if (!flood.allowed) {
-      res
-        .status(429)
-        .set('Retry-After', String(flood.retryAfterSeconds))
-        .json({
-          error: 'rate_limited',
-          error_description: `Too many failed authentications from this address. Retry in ${flood.retryAfterSeconds} seconds.`,
-        });
-      return;
-    }
     const header = req.get('authorization');
     if (header === undefined) return refuse(req, res, null);
     const token = /^Bearer +(\S+) *$/i.exec(header)?.[1];
@@ -136,8 +137,4 @@ function toolCalled(
 /** Header parameters are quoted strings: a stray quote or backslash would end them early. */
 function asQuotedStringContent(text: string): string {
   return text.replace(/["\\]/g, "'");
-}
-
-function clientAddress(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }

@@ -1,40 +1,102 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/** A bucket refills completely within this window, so an address idle that long is forgotten. */
+const WINDOW_MS = 60_000;
+
+/** About 100 bytes each: the limiter never holds more than a megabyte or two. */
+export const DEFAULT_MAX_TRACKED_ADDRESSES = 10_000;
+
+export type FailureVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
+
 /**
- * Per-address token buckets for failed authentications, kept in memory: they guard the database
- * against floods of bad credentials, so they must be consulted before any database work, and a
- * few processes each allowing the full rate is acceptable for that purpose.
+ * Per-address token buckets of failed authentications, kept in memory. Only failures are counted,
+ * and only after the credential has been checked: an address over its budget has its failures
+ * answered 429 instead of 401, while a valid credential from it is served (behind a proxy or a NAT,
+ * many users share one address). Memory is bounded: entries go one window after their last
+ * failure, and beyond `maxTrackedAddresses` the least recently failing address is forgotten.
  */
 export class FailedAuthLimiter {
+  /** In order of last failure, oldest first: the front expires, or is evicted, first. */
   private readonly buckets = new Map<string, { tokens: number; refilledAt: number }>();
+  private readonly perMinute: number;
   private readonly refillPerMs: number;
+  private readonly maxTrackedAddresses: number;
 
-  constructor(private readonly perMinute: number) {
-    this.refillPerMs = perMinute / 60_000;
+  constructor(options: { failuresPerMinute: number; maxTrackedAddresses?: number }) {
+    this.perMinute = options.failuresPerMinute;
+    this.refillPerMs = options.failuresPerMinute / WINDOW_MS;
+    this.maxTrackedAddresses = options.maxTrackedAddresses ?? DEFAULT_MAX_TRACKED_ADDRESSES;
   }
 
-  /** Whether this address may still try; when not, the seconds until it may. */
-  check(address: string, nowMs: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const tokens = this.refill(address, nowMs);
-    if (tokens >= 1) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.ceil((1 - tokens) / this.refillPerMs / 1000) };
+  /** Counts one failure of `address`; limited when its budget was already spent. */
+  recordFailure(address: string, nowMs: number): FailureVerdict {
+    this.forgetExpired(nowMs);
+    const key = addressBucket(address);
+    const tokens = this.tokensAt(key, nowMs);
+    // Re-inserting moves the address to the back of the map's order.
+    this.buckets.delete(key);
+    if (tokens < 1) {
+      this.buckets.set(key, { tokens, refilledAt: nowMs });
+      return { limited: true, retryAfterSeconds: Math.ceil((1 - tokens) / this.refillPerMs / 1000) };
+    }
+    this.buckets.set(key, { tokens: tokens - 1, refilledAt: nowMs });
+    for (const oldest of this.buckets.keys()) {
+      if (this.buckets.size <= this.maxTrackedAddresses) break;
+      this.buckets.delete(oldest);
+    }
+    return { limited: false };
   }
 
-  recordFailure(address: string, nowMs: number): void {
-    this.buckets.set(address, { tokens: this.refill(address, nowMs) - 1, refilledAt: nowMs });
-    if (this.buckets.size > MAX_TRACKED_ADDRESSES) this.forgetRecovered(nowMs);
+  /** How many address buckets are held now. */
+  get trackedAddresses(): number {
+    return this.buckets.size;
   }
 
-  private refill(address: string, nowMs: number): number {
-    const bucket = this.buckets.get(address);
+  private tokensAt(key: string, nowMs: number): number {
+    const bucket = this.buckets.get(key);
     if (bucket === undefined) return this.perMinute;
     return Math.min(this.perMinute, bucket.tokens + (nowMs - bucket.refilledAt) * this.refillPerMs);
   }
 
-  /** A full bucket is the same as no bucket, so those can go. */
-  private forgetRecovered(nowMs: number): void {
-    for (const address of this.buckets.keys()) {
-      if (this.refill(address, nowMs) >= this.perMinute) this.buckets.delete(address);
+  private forgetExpired(nowMs: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (nowMs - bucket.refilledAt < WINDOW_MS) break;
+      this.buckets.delete(key);
     }
   }
 }
 
-const MAX_TRACKED_ADDRESSES = 10_000;
+/**
+ * The unit of limiting for a client address: an IPv4 address itself, an IPv6 address by its /64
+ * (one subscriber usually holds a whole /64, so per-address buckets would be free to evade), an
+ * IPv4-mapped IPv6 address as its IPv4 address. Anything else shares one bucket.
+ */
+export function addressBucket(address: string): string {
+  if (isIPv4(address)) return address;
+  const withoutZone = address.replace(/%.*$/, '');
+  if (!isIPv6(withoutZone)) return 'unparsable';
+  const groups = ipv6Groups(withoutZone);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail converted). */
+function ipv6Groups(address: string): number[] {
+  const dottedTail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const hex = dottedTail
+    ? `${address.slice(0, dottedTail.index)}${((Number(dottedTail[1]) << 8) | Number(dottedTail[2])).toString(16)}:${((Number(dottedTail[3]) << 8) | Number(dottedTail[4])).toString(16)}`
+    : address;
+  const [head = '', tail] = hex.split('::');
+  const parse = (part: string) =>
+    part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
+  const headGroups = parse(head);
+  const tailGroups = tail === undefined ? [] : parse(tail);
+  const zeros = Array.from({ length: 8 - headGroups.length - tailGroups.length }, () => 0);
+  return [...headGroups, ...zeros, ...tailGroups];
+}

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Credential } from '../auth/verify-credential.js';
 import type { Logger } from '../logger.js';
 import type { Account } from '../stores/accounts.js';
@@ -29,4 +29,14 @@ export function sendJsonRpcError(
   id: string | number | null = null,
 ): void {
   res.status(httpStatus).json({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
+/** Whether the request is for `/mcp`, whose answers are JSON-RPC, wherever the middleware is mounted. */
+export function isMcpEndpoint(req: Request): boolean {
+  return /^\/mcp\/?$/.test(req.baseUrl + req.path);
+}
+
+/** Text from the client, quoted in an answer and cut short: an answer need not echo 16 KiB back. */
+export function quoted(clientText: string): string {
+  return `"${clientText.length > 100 ? `${clientText.slice(0, 100)}…` : clientText}"`;
 }

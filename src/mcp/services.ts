@@ -7,6 +7,7 @@ import type { MongoHandle } from '../stores/mongo.js';
 import { QuotaCountersStore } from '../stores/quota-counters.js';
 import { RateLimitsStore } from '../stores/rate-limits.js';
 import { UnlocksStore } from '../stores/unlocks.js';
+import { UsersStore } from '../stores/users.js';
 
 /** Everything a request may use, built once per process (or per test app) and shared by all requests. */
 export interface Services {
@@ -19,6 +20,7 @@ export interface Services {
   quotaCounters: QuotaCountersStore;
   rateLimits: RateLimitsStore;
   unlocks: UnlocksStore;
+  users: UsersStore;
 }
 
 export function createServices(backends: {
@@ -35,6 +37,7 @@ export function createServices(backends: {
     quotaCounters: new QuotaCountersStore(db),
     rateLimits: new RateLimitsStore(db),
     unlocks: new UnlocksStore(db),
+    users: new UsersStore(db),
   };
 }
 
@@ -45,4 +48,5 @@ export async function ensureIndexes(services: Services): Promise<void> {
   await services.quotaCounters.ensureIndexes();
   await services.rateLimits.ensureIndexes();
   await services.unlocks.ensureIndexes();
+  await services.users.ensureIndexes();
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
 import { type AdminStores, openAdminStores } from '../../src/admin/commands.js';
 import { hashApiKey } from '../../src/auth/api-key-format.js';
+import { passwordMatches } from '../../src/auth/password.js';
 import { testBackends } from '../support/backends.js';
 
 describe('admin commands', () => {
@@ -146,6 +147,105 @@ describe('admin commands', () => {
     );
     expect(again.status).toBe(1);
     expect(JSON.parse(again.err)).toMatchObject({ error: { code: 'invalid_argument' } });
+  });
+
+  describe('users', () => {
+    const newAccount = async (email: string) =>
+      (await adminJson('account', 'create', '--email', email, '--plan', 'growth')).account_id as string;
+
+    it('creates a user of an account with a salted scrypt hash of the password, never the password', async () => {
+      const accountId = await newAccount('team@example.test');
+      const { user_id } = await adminJson(
+        'user',
+        'create',
+        '--email',
+        'Ada@Example.test',
+        '--password',
+        'correct horse battery staple',
+        '--account',
+        accountId,
+      );
+      expect(user_id).toMatch(/^usr_[0-9A-Za-z]{16}$/);
+      const user = await stores.users.findById(user_id as string);
+      expect(user).toMatchObject({ email: 'ada@example.test', account_id: accountId, status: 'active' });
+      expect(user?.password_hash).toMatch(/^scrypt\$/);
+      expect(await passwordMatches('correct horse battery staple', user?.password_hash ?? '')).toBe(true);
+      expect(JSON.stringify(user)).not.toContain('correct horse');
+    });
+
+    it('suspends, reactivates and deletes a user', async () => {
+      const accountId = await newAccount('suspend@example.test');
+      const { user_id } = await adminJson(
+        'user',
+        'create',
+        '--email',
+        'bob@example.test',
+        '--password',
+        'long enough',
+        '--account',
+        accountId,
+      );
+      const userId = user_id as string;
+      const suspended = await adminJson('user', 'set', '--user', userId, '--status', 'suspended');
+      expect(suspended).toMatchObject({ user_id: userId, account_id: accountId, status: 'suspended' });
+      expect(suspended).not.toHaveProperty('password_hash');
+      expect((await stores.users.findById(userId))?.status).toBe('suspended');
+      expect(await adminJson('user', 'set', '--user', userId, '--status', 'active')).toMatchObject({
+        status: 'active',
+      });
+      expect(await adminJson('user', 'delete', '--user', userId)).toEqual({ deleted: true });
+      expect(await stores.users.findById(userId)).toBeNull();
+      expect(await admin('user', 'delete', '--user', userId)).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--user'),
+      });
+    });
+
+    it('refuses bad user command lines, naming the flag', async () => {
+      const accountId = await newAccount('flags@example.test');
+      const create = (...flags: string[]) => admin('user', 'create', ...flags);
+      expect(
+        await create('--email', 'c@example.test', '--password', 'long enough', '--account', 'acc_missing'),
+      ).toMatchObject({ status: 2, err: expect.stringContaining('--account') });
+      expect(
+        await create('--email', 'not-an-email', '--password', 'long enough', '--account', accountId),
+      ).toMatchObject({ status: 2, err: expect.stringContaining('--email') });
+      expect(
+        await create('--email', 'c@example.test', '--password', 'short', '--account', accountId),
+      ).toMatchObject({ status: 2, err: expect.stringContaining('--password') });
+      expect(await create('--email', 'c@example.test', '--account', accountId)).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--password'),
+      });
+      expect(await admin('user', 'set', '--user', 'usr_missing', '--status', 'suspended')).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--user'),
+      });
+      expect(await admin('user', 'set', '--user', 'usr_missing', '--status', 'banned')).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--status'),
+      });
+    });
+
+    it('refuses a second user with the same email', async () => {
+      const accountId = await newAccount('dup-users@example.test');
+      const create = () =>
+        admin(
+          'user',
+          'create',
+          '--email',
+          'same@example.test',
+          '--password',
+          'long enough',
+          '--account',
+          accountId,
+          '--json',
+        );
+      expect((await create()).status).toBe(0);
+      const again = await create();
+      expect(again.status).toBe(1);
+      expect(JSON.parse(again.err)).toMatchObject({ error: { code: 'invalid_argument' } });
+    });
   });
 
   it('prints readable text without --json', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintAccessToken } from '../../src/auth/access-token.js';
-import type { Scope } from '../../src/auth/scopes.js';
+import { accessTokenFor, signedInUser } from '../support/access-tokens.js';
 import { fakeTools } from '../support/fake-tools.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
 import {
@@ -25,12 +24,6 @@ describe('authentication and access', () => {
 
   const echo = (token?: string) =>
     postRaw(server.url, toolCallRequest('echo', { text: 'hi' }), token === undefined ? {} : { token });
-
-  const accessToken = (accountId: string, scopes: Scope[], audience?: string) =>
-    mintAccessToken(
-      { secret: server.config.SERVER_SECRET, baseUrl: server.config.BASE_URL },
-      { userId: 'usr_test', accountId, scopes, expiresInSeconds: 300, ...(audience && { audience }) },
-    );
 
   describe('401 challenges', () => {
     it('without an Authorization header: the challenge names only the metadata', async () => {
@@ -73,7 +66,13 @@ describe('authentication and access', () => {
 
     it('with an access token for another audience', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await accessToken(account._id, ['leads:read'], 'http://elsewhere.example/mcp');
+      const { user } = await signedInUser(server, account._id, ['leads:read']);
+      const token = await accessTokenFor(server, {
+        userId: user._id,
+        accountId: account._id,
+        scopes: ['leads:read'],
+        audience: 'http://elsewhere.example/mcp',
+      });
       const answer = await echo(token);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -81,10 +80,13 @@ describe('authentication and access', () => {
 
     it('with an expired access token', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await mintAccessToken(
-        { secret: server.config.SERVER_SECRET, baseUrl: server.config.BASE_URL },
-        { userId: 'usr_test', accountId: account._id, scopes: ['leads:read'], expiresInSeconds: -10 },
-      );
+      const { user } = await signedInUser(server, account._id, ['leads:read']);
+      const token = await accessTokenFor(server, {
+        userId: user._id,
+        accountId: account._id,
+        scopes: ['leads:read'],
+        expiresInSeconds: -10,
+      });
       const answer = await echo(token);
       expect(answer.status).toBe(401);
       expect(answer.json).toMatchObject({ error_description: 'The access token has expired.' });
@@ -106,9 +108,10 @@ describe('authentication and access', () => {
 
     it('reports an access token as oauth with its scopes', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await accessToken(account._id, ['leads:read', 'leads:enrich']);
+      const { token } = await signedInUser(server, account._id, ['leads:read', 'leads:enrich']);
       const result = await callToolRaw(server.url, token, 'whoami');
       expect(result.structuredContent).toMatchObject({
+        account_id: account._id,
         credential: { type: 'oauth', scopes: ['leads:read', 'leads:enrich'] },
       });
       expect((await callToolRaw(server.url, token, 'enrich_probe')).structuredContent).toEqual({ ok: true });
@@ -136,7 +139,7 @@ describe('authentication and access', () => {
 
     it('challenges an access token lacking leads:enrich with 403, so the client can step up', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await accessToken(account._id, ['leads:read']);
+      const { token } = await signedInUser(server, account._id, ['leads:read']);
       const answer = await postRaw(server.url, toolCallRequest('enrich_probe'), { token });
       expect(answer.status).toBe(403);
       expect(answer.headers.get('www-authenticate')).toBe(
@@ -147,7 +150,7 @@ describe('authentication and access', () => {
 
     it('answers an access token lacking a read scope with the tool error', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await accessToken(account._id, ['leads:read']);
+      const { token } = await signedInUser(server, account._id, ['leads:read']);
       const error = toolError(await callToolRaw(server.url, token, 'insights_probe'));
       expect(error.code).toBe('insufficient_scope');
     });

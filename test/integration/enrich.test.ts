@@ -2,10 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
 import { openAdminStores } from '../../src/admin/commands.js';
-import { mintAccessToken } from '../../src/auth/access-token.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import type { QuotaKey } from '../../src/plans.js';
+import { accessTokenFor, createUser } from '../support/access-tokens.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
 import {
   callOk,
@@ -201,11 +201,10 @@ describe('enrich_lead', () => {
 
     it('an OAuth token lacking leads:enrich gets the 403 step-up challenge; with the scope it enriches', async () => {
       const { account } = await newAccount({ credits: 2 });
+      const user = await createUser(server.services, account._id);
+      // The server's clock is pinned to the seed's day, so the token is issued then.
       const token = (scopes: Scope[]) =>
-        mintAccessToken(
-          { secret: server.config.SERVER_SECRET, baseUrl: TEST_BASE_URL },
-          { userId: 'usr_test', accountId: account._id, scopes, expiresInSeconds: 300 },
-        );
+        accessTokenFor(server, { userId: user._id, accountId: account._id, scopes, issuedAt: SEEDED_NOW });
       const lead = takeOpenLead();
       const refused = await postRaw(server.url, toolCallRequest('enrich_lead', { lead_id: lead.id }), {
         token: await token(['leads:read']),

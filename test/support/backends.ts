@@ -9,6 +9,8 @@ export interface TestBackends {
   indexPrefix: string;
   /** `test_<random>`: dropped at teardown. */
   mongoDb: string;
+  /** One random SERVER_SECRET per run, so every server of the run (in-process or spawned) accepts the others' tokens and cursors. */
+  serverSecret: string;
 }
 
 declare module 'vitest' {
@@ -30,6 +32,7 @@ export function testEnv(): Record<string, string> {
     MONGODB_URI: backends.mongodbUri,
     MONGODB_DB: backends.mongoDb,
     INDEX_PREFIX: backends.indexPrefix,
+    SERVER_SECRET: backends.serverSecret,
   };
 }
 

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -22,8 +23,8 @@ export interface RawAnswer {
 
 /**
  * One plain HTTP POST, like `curl`: no MCP client, no `initialize`. `body` is sent as is when it is
- * a string (for malformed JSON), else as JSON. Only the headers given are sent, besides the
- * bearer token when one is given.
+ * a string (for malformed JSON) or bytes (for compressed bodies), else as JSON. Only the headers
+ * given are sent, besides the bearer token when one is given.
  */
 export async function postRaw(
   url: string,
@@ -35,16 +36,49 @@ export async function postRaw(
   const response = await fetch(url, {
     method: 'POST',
     headers,
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   });
-  const text = await response.text();
+  return answerOf(response.status, response.headers, await response.text());
+}
+
+/**
+ * One request through `node:http`, for the headers `fetch` will not let a caller choose: it
+ * always sends its own `Host`.
+ */
+export async function requestRaw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve(answerOf(response.statusCode ?? 0, headers, Buffer.concat(chunks).toString()));
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+function answerOf(status: number, headers: Headers, text: string): RawAnswer {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  return { status, headers, text, json };
 }
 
 let nextId = 1;

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import type { Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
+import { startHttpServer } from '../../src/http/http-server.js';
 import type { Logger } from '../../src/logger.js';
 import { createServices, ensureIndexes, type Services } from '../../src/mcp/services.js';
 import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
@@ -11,7 +12,10 @@ import { connectMongo } from '../../src/stores/mongo.js';
 import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
 import { testConfig } from './backends.js';
 
-/** The public address the test servers claim; clients reach them on 127.0.0.1 all the same. */
+/**
+ * The public address the test servers claim; clients reach them on 127.0.0.1 all the same, a
+ * `Host` the test servers allow (`ALLOWED_HOSTS`) besides the base URL's.
+ */
 export const TEST_BASE_URL = 'http://hiring-leads.test';
 
 export interface TestServer {
@@ -29,19 +33,20 @@ export async function startTestServer(options: {
   tools: readonly AnyToolDefinition[];
   config?: Record<string, string>;
   clock?: () => Date;
+  /** Where the server logs; nowhere by default. */
+  logger?: Logger;
 }): Promise<TestServer> {
-  const config = testConfig({ BASE_URL: TEST_BASE_URL, ...options.config });
+  const config = testConfig({ BASE_URL: TEST_BASE_URL, ALLOWED_HOSTS: '127.0.0.1', ...options.config });
   const mongo = await connectMongo(config);
   const services = createServices({ config, elasticsearch: createElasticsearchClient(config), mongo });
   await ensureIndexes(services).catch(() => undefined);
   const app = createApp({
     services,
     tools: options.tools,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     ...(options.clock && { clock: options.clock }),
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const server = await startHttpServer(app, { ...config, PORT: 0, HOST: '127.0.0.1' });
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${root}/mcp`,
@@ -68,17 +73,42 @@ export const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** A logger keeping what it is told in `entries`, for tests of what gets logged at which level. */
+export function recordingLogger(): { logger: Logger; entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const logger: Logger = {
+    debug: (message) => entries.push({ level: 'debug', message }),
+    info: (message) => entries.push({ level: 'info', message }),
+    warn: (message) => entries.push({ level: 'warn', message }),
+    error: (message) => entries.push({ level: 'error', message }),
+    child: () => logger,
+  };
+  return { logger, entries };
+}
+
 let accountCounter = 0;
 
 /** A fresh account with one API key; each test gets its own, so counters never collide. */
 export async function createAccountWithKey(
   services: Services,
-  options: { plan?: PlanName; status?: SubscriptionStatus; scopes?: Scope[]; callsPerMinute?: number } = {},
+  options: {
+    plan?: PlanName;
+    status?: SubscriptionStatus;
+    scopes?: Scope[];
+    callsPerMinute?: number;
+    /** When the account is created: its credits renew monthly from then. The real time by default. */
+    createdAt?: Date;
+  } = {},
 ): Promise<{ account: Account; key: string; keyId: string }> {
-  const now = new Date();
+  const now = options.createdAt ?? new Date();
   accountCounter++;
   let account = await services.accounts.create({
-    email: `user${accountCounter}-${now.getTime()}@example.test`,
+    email: `user${accountCounter}-${Date.now()}@example.test`,
     plan: options.plan ?? 'growth',
     subscription_status: options.status ?? 'active',
     now,

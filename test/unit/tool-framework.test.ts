@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayPrefix, generateApiKey, hashApiKey, looksLikeApiKey } from '../../src/auth/api-key-format.js';
 import { NotFound } from '../../src/errors.js';
-import { FailedAuthLimiter } from '../../src/http/failed-auth-limiter.js';
 import { asDomainError, errorResult, successResult } from '../../src/mcp/tool-result.js';
 import { silentLogger } from '../support/test-server.js';
 
@@ -48,15 +47,5 @@ describe('API key format', () => {
   it('rejects look-alikes before any lookup', () => {
     expect(looksLikeApiKey('hl_live_short')).toBe(false);
     expect(looksLikeApiKey(`hl_test_${'a'.repeat(32)}`)).toBe(false);
-  });
-});
-
-describe('FailedAuthLimiter', () => {
-  it('refuses an address after its budget of failures and recovers with time', () => {
-    const limiter = new FailedAuthLimiter(60);
-    for (let failure = 0; failure < 60; failure++) limiter.recordFailure('10.0.0.1', 0);
-    expect(limiter.check('10.0.0.1', 0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.check('10.0.0.2', 0)).toEqual({ allowed: true });
-    expect(limiter.check('10.0.0.1', 1000)).toEqual({ allowed: true });
   });
 });
