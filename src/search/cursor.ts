@@ -20,6 +20,13 @@ export interface PagePosition {
 
 export const FIRST_PAGE: PagePosition = { searchAfter: null, served: 0 };
 
+/**
+ * No cursor this server issues comes near this length: the payload holds a tool name, a
+ * 22-character fingerprint, two sort values and a count (about 200 characters once encoded and
+ * signed). A longer one is refused before it is decoded or its signature computed.
+ */
+export const MAX_CURSOR_LENGTH = 512;
+
 /** Arguments that do not change which results a search finds, so they may differ between pages. */
 const UNBOUND_ARGUMENTS = new Set(['cursor', 'page_size']);
 
@@ -93,23 +100,44 @@ export function decodeCursor(
 }
 
 function verifiedPayload(secret: string, cursor: string): CursorPayload {
+  if (cursor.length > MAX_CURSOR_LENGTH) {
+    throw new InvalidArgument(
+      'cursor',
+      `This cursor is longer than any this server issues (at most ${MAX_CURSOR_LENGTH} characters). Pass next_cursor exactly as returned, or leave cursor out to start from the first page.`,
+    );
+  }
   const damaged = new InvalidArgument(
     'cursor',
     'This cursor is not valid: it was altered or not issued by this server. Pass next_cursor exactly as returned, or leave cursor out to start from the first page.',
   );
   const [encoded, signature, extra] = cursor.split('.');
   if (!encoded || !signature || extra !== undefined) throw damaged;
+  const given = strictBase64url(signature);
   const expected = sign(secret, encoded);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw damaged;
+  if (given === null || given.length !== expected.length || !timingSafeEqual(given, expected)) throw damaged;
+  const json = strictBase64url(encoded);
+  if (json === null) throw damaged;
   let payload: unknown;
   try {
-    payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+    payload = JSON.parse(json.toString('utf8'));
   } catch {
     throw damaged;
   }
   if (!isCursorPayload(payload)) throw damaged;
   return payload;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The bytes of canonical unpadded base64url text, or null. Node's decoder skips characters outside
+ * the alphabet, padding and unused trailing bits, so many strings decode to the same bytes; only
+ * the one spelling the encoder produces is accepted.
+ */
+function strictBase64url(text: string): Buffer | null {
+  if (!BASE64URL.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : null;
 }
 
 function isCursorPayload(value: unknown): value is CursorPayload {

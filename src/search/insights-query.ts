@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { InsightBreakdownBy, InsightGroupBy, MarketInsightsArgs } from '../tools/params.js';
 import { totalHits } from './company-profile-query.js';
 import { countryName } from './dto.js';
-import { buildLeadFilter, daysBefore, type SearchBody } from './lead-query.js';
+import { buildLeadFilter, daysBefore, isoDate, type SearchBody } from './lead-query.js';
 
 /**
  * `get_market_insights` (CONTRACT §10) as ONE search on the leads index with `size: 0`:
@@ -19,7 +19,13 @@ import { buildLeadFilter, daysBefore, type SearchBody } from './lead-query.js';
  * - `posted_week` / `posted_month` use a calendar `date_histogram` (weeks start on Monday,
  *   UTC) with empty periods filled in up to today; the rows are the last `limit` periods,
  *   oldest first, and the period before the first row is only used for its change_percent.
- *   `other_count` is the roles in earlier periods.
+ *   `hard_bounds` keep the histogram to those `limit` + 1 periods whatever dates the data
+ *   holds, and `other_count` (the roles in earlier periods) adds a filter count of the roles
+ *   before them.
+ * - Bucket budget: at most 50 groups (`limit`) or 51 periods, each with at most
+ *   BREAKDOWN_SIZE breakdown buckets: at most 3,485 buckets even counted at Elasticsearch's
+ *   shard-side terms sizes, far below its default `search.max_buckets` (65,536), whatever the
+ *   size of the data (docs/search-semantics.md shows the count).
  * - Salary figures use the annualised midpoint in `currency`; percentiles are Elasticsearch's
  *   TDigest estimates, rounded to whole units.
  */
@@ -42,6 +48,9 @@ const TERMS_FIELDS: Record<TermsDimension | InsightBreakdownBy, string> = {
 /** Enough breakdown buckets for every value of the breakdown dimensions. */
 const BREAKDOWN_SIZE = 20;
 const COMPANY_HIT = 'company_hit';
+/** The roles posted before the oldest period the histogram covers: the rest of `other_count`. */
+const BEFORE_PERIODS = 'before_periods';
+const DAY_MS = 86_400_000;
 
 function isPeriod(groupBy: InsightGroupBy): groupBy is PeriodDimension {
   return groupBy === 'posted_week' || groupBy === 'posted_month';
@@ -81,6 +90,10 @@ export function buildInsightsQuery(args: MarketInsightsArgs, now: Date): Insight
     },
   };
   if (args.metric === 'salary') aggs.salary_sample = { value_count: { field: salaryField(args.currency) } };
+  if (isPeriod(args.group_by)) {
+    const oldest = isoDate(new Date(periodWindow(args.group_by, args.limit, now).oldest));
+    aggs[BEFORE_PERIODS] = { filter: { range: { posted_date: { lt: oldest, format: 'yyyy-MM-dd' } } } };
+  }
   return {
     body: { size: 0, track_total_hits: true, query: { bool: { filter: clauses.filter } }, aggs },
     notes: clauses.notes,
@@ -95,18 +108,37 @@ function groupAggregation(args: MarketInsightsArgs, now: Date): estypes.Aggregat
     return { terms: { field: TERMS_FIELDS[args.group_by], size: args.limit, order: countThenKey } };
   }
   const today = daysBefore(now, 0).getTime();
+  const window = periodWindow(args.group_by, args.limit, now);
   const since = args.filters.posted_within_days;
   return {
     date_histogram: {
       field: 'posted_date',
       calendar_interval: args.group_by === 'posted_week' ? 'week' : 'month',
       min_doc_count: 0,
+      // Elasticsearch requires extended bounds to lie inside the hard bounds.
       extended_bounds: {
-        min: since === undefined ? today : daysBefore(now, since).getTime(),
+        min: since === undefined ? today : Math.max(daysBefore(now, since).getTime(), window.oldest),
         max: today,
       },
+      // Bucket keys from `min` up to, not including, `max`.
+      hard_bounds: { min: window.oldest, max: window.end },
     },
   };
+}
+
+/**
+ * The periods a trend can show: `oldest` is the start of the period before the `limit` most
+ * recent ones (the change_percent of the first row compares with it), `end` the start of the
+ * period after the current one. Milliseconds since the epoch, UTC.
+ */
+function periodWindow(groupBy: PeriodDimension, limit: number, now: Date): { oldest: number; end: number } {
+  if (groupBy === 'posted_week') {
+    const monday = daysBefore(now, (now.getUTCDay() + 6) % 7).getTime();
+    return { oldest: monday - limit * 7 * DAY_MS, end: monday + 7 * DAY_MS };
+  }
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  return { oldest: Date.UTC(year, month - limit, 1), end: Date.UTC(year, month + 1, 1) };
 }
 
 export interface SalaryFigures {
@@ -161,6 +193,7 @@ export interface InsightsResponse {
   aggregations?: {
     groups?: { buckets: Bucket[]; sum_other_doc_count?: number };
     salary_sample?: { value: number | null };
+    [BEFORE_PERIODS]?: { doc_count: number };
   };
 }
 
@@ -187,7 +220,9 @@ export function shapeInsights(
         (index > 0 ? shown[index - 1] : earlier.at(-1))?.doc_count,
       ),
     }));
-    otherCount = earlier.reduce((sum, bucket) => sum + bucket.doc_count, 0);
+    otherCount =
+      earlier.reduce((sum, bucket) => sum + bucket.doc_count, 0) +
+      (response.aggregations?.[BEFORE_PERIODS]?.doc_count ?? 0);
     const latest = shown.at(-1);
     if (latest && periodIncludes(args.group_by, Number(latest.key), now)) {
       notes.push(

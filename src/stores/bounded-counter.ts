@@ -61,7 +61,13 @@ export async function addUpTo(
   if (usedAfterAll !== null) return { added: want, used: usedAfterAll };
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
     const current = await counters.findOne({ _id: id }, { projection: { used: 1 } });
-    const used = current?.used ?? 0;
+    if (current === null) {
+      // The first addition of the day when `want` alone passes the ceiling: addWithin refused it
+      // without creating the counter, and a compare-and-set never matches a missing document.
+      await createIfMissing(counters, id, fieldsOnCreate);
+      continue;
+    }
+    const { used } = current;
     const added = Math.min(want, ceiling - used);
     if (added <= 0) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
@@ -110,9 +116,21 @@ export async function settleJournalled(
   await counters.updateOne({ _id: id }, { $pull: { journal: journalId } });
 }
 
-/** Takes back `amount` that was added earlier; never below zero. */
-export async function subtract(counters: Collection<CounterDoc>, id: string, amount: number): Promise<void> {
-  await counters.updateOne({ _id: id, used: { $gte: amount } }, { $inc: { used: -amount } });
+/**
+ * Takes back `amount` that was added earlier; never below zero. Returns the new `used`, or `null`
+ * when the counter holds less than `amount` and nothing was taken.
+ */
+export async function subtract(
+  counters: Collection<CounterDoc>,
+  id: string,
+  amount: number,
+): Promise<number | null> {
+  const updated = await counters.findOneAndUpdate(
+    { _id: id, used: { $gte: amount } },
+    { $inc: { used: -amount } },
+    { returnDocument: 'after', projection: { used: 1 } },
+  );
+  return updated?.used ?? null;
 }
 
 export async function readUsed(counters: Collection<CounterDoc>, id: string): Promise<number> {

@@ -28,8 +28,22 @@ export async function connectMongo(
   return { client, db: client.db(settings.MONGODB_DB) };
 }
 
+/**
+ * Socket failures the driver can pass on as plain Node errors, e.g. EPIPE when it writes to a pooled
+ * connection that the server has already closed: an outage like any other.
+ */
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'ENOTCONN',
+]);
+
 export function isMongoOutage(error: unknown): boolean {
   return (
+    (error instanceof Error && SOCKET_ERROR_CODES.has(String((error as NodeJS.ErrnoException).code))) ||
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNetworkTimeoutError ||

@@ -108,8 +108,11 @@ export class QuotaCountersStore {
     await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
   }
 
-  async refund(counterId: string, amount: number): Promise<void> {
-    await databaseBackend(() => subtract(this.counters, counterId, amount));
+  /** Gives back `amount` units charged earlier on `counterId`. Returns the counter's `used` after. */
+  async refund(counterId: string, amount: number): Promise<number> {
+    return databaseBackend(
+      async () => (await subtract(this.counters, counterId, amount)) ?? readUsed(this.counters, counterId),
+    );
   }
 
   async used(accountId: string, quota: QuotaKey, now: Date): Promise<number> {

@@ -44,6 +44,11 @@ export interface Meter {
   require(quota: QuotaKey): Promise<QuotaState>;
   /** The quota state without charging. */
   peek(quota: QuotaKey): Promise<QuotaState>;
+  /**
+   * Gives back `unused` of the units this call charged: a search reserves its page before it runs
+   * and returns what the page did not fill. The quota state after.
+   */
+  refundUnused(quota: QuotaKey, unused: number): Promise<QuotaState>;
 }
 
 export interface ToolContext {

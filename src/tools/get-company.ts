@@ -25,6 +25,8 @@ export const getCompany = defineTool({
   access: 'paid',
   meters: 'company_explores',
   async handler(args, { account, meter, now, services }) {
+    // Charged first: with nothing left the call is refused before any lookup runs.
+    const quota = await meter.require('company_explores');
     const { elasticsearch, indices } = services;
     const [company, hiringResponse, signalsResponse] = await searchBackend(() =>
       Promise.all([
@@ -44,7 +46,6 @@ export const getCompany = defineTool({
       hiring.recentLeads.map((lead) => lead.id),
     );
     const recentSignals = signalsResponse.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-    const quota = await meter.require('company_explores');
     return { company: toCompanyProfile(company._source, hiring, unlocked, recentSignals), quota };
   },
 });

@@ -18,9 +18,10 @@ export const getLead = defineTool({
   access: 'paid',
   meters: 'lead_explores',
   async handler(args, { account, meter, services }) {
+    // Charged first: with nothing left the call is refused before any lookup runs.
+    const quota = await meter.require('lead_explores');
     const lead = await fetchLead(services, args.lead_id);
     const enriched = (await services.unlocks.unlockedAmong(account._id, [lead.id])).has(lead.id);
-    const quota = await meter.require('lead_explores');
     return { lead: toLeadPreview(lead, enriched), quota, notes: leadPreviewNotes(lead, enriched) };
   },
 });

@@ -19,12 +19,14 @@ export const getMarketInsights = defineTool({
   access: 'paid',
   meters: 'insight_queries',
   async handler(args, { meter, now, services }) {
+    // Built first, so that a bad filter is refused before anything is charged; charged before
+    // the search, so that with nothing left the call is refused without one.
     const query = buildInsightsQuery(args, now);
+    const quota = await meter.require('insight_queries');
     const response = await searchBackend(() =>
       services.elasticsearch.search({ index: services.indices.leads, ...query.body }),
     );
     const insights = shapeInsights(args, response as InsightsResponse, query.notes, now);
-    const quota = await meter.require('insight_queries');
     return { ...insights, quota };
   },
 });

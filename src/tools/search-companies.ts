@@ -25,32 +25,29 @@ export const searchCompanies = defineTool({
   async handler(args, { meter, now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_companies', args };
     const plan = planPage(search);
-    const window = { offset: plan.position.served, size: plan.size };
+    // The page is reserved before the search, as in search_leads; then only the companies listed
+    // are charged: one whose profile is missing is ranked but cannot be listed.
+    const reserved = await meter.charge('company_explores', plan.size, { partial: true });
+    const window = { offset: plan.position.served, size: reserved.granted };
     const ranking = buildCompanyRanking(args, now, window);
     const response = await searchBackend(() =>
       services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
     );
     const ranked = readCompanyRanking(response, window);
-
-    const { granted, quota } = await meter.charge('company_explores', ranked.companies.length, {
-      partial: true,
-    });
-    const served = ranked.companies.slice(0, granted);
     const profiles = await fetchCompanies(
       services,
-      served.map((company) => company.companyId),
+      ranked.companies.map((company) => company.companyId),
     );
-    const companies = served.flatMap(({ companyId, openRoles }) => {
+    const companies = ranked.companies.flatMap(({ companyId, openRoles }) => {
       const profile = profiles.get(companyId);
       return profile ? [toCompanyListItem(profile, openRoles)] : [];
     });
-    const page = finishPage(search, plan, {
-      returned: served.length,
-      moreExist: window.offset + served.length < ranked.total,
-    });
+    const unused = reserved.granted - companies.length;
+    const quota = unused > 0 ? await meter.refundUnused('company_explores', unused) : reserved.quota;
+    const page = finishPage(search, plan, { returned: ranked.companies.length, moreExist: ranked.moreExist });
     const notes = [...ranking.notes, ...page.notes];
-    if (granted < ranked.companies.length) {
-      notes.push(shortenedByQuotaNote(served.length, 'company_explores', quota.resets_at));
+    if (reserved.granted < plan.size && ranked.moreExist) {
+      notes.push(shortenedByQuotaNote(companies.length, 'company_explores', quota.resets_at));
     }
     return {
       total: ranked.total,

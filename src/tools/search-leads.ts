@@ -26,32 +26,32 @@ export const searchLeads = defineTool({
   async handler(args, { account, meter, now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_leads', args };
     const plan = planPage(search);
+    // Built first, so that a bad argument is refused before anything is charged.
     const query = buildLeadSearch(args, plan.position, plan.size, now);
+    // The page is reserved before the search: with nothing left the call is refused without one,
+    // the search fetches only what the quota granted, and what the page did not fill goes back.
+    const reserved = await meter.charge('lead_explores', plan.size, { partial: true });
     const response = await searchBackend(() =>
-      services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body }),
+      services.elasticsearch.search<LeadDoc>({
+        index: services.indices.leads,
+        ...query.body,
+        size: reserved.granted,
+      }),
     );
-
-    // Charged after the search, for what it found: the page is cut to what the quota grants, and
-    // with nothing left the charge answers quota_exceeded.
-    const found = response.hits.hits;
-    const [{ granted, quota }, unlocked] = await Promise.all([
-      meter.charge('lead_explores', found.length, { partial: true }),
-      services.unlocks.unlockedAmong(
-        account._id,
-        found.flatMap((hit) => (hit._id ? [hit._id] : [])),
-      ),
-    ]);
-    const hits = found.slice(0, granted);
+    const hits = response.hits.hits;
+    const unused = reserved.granted - hits.length;
+    const quota = unused > 0 ? await meter.refundUnused('lead_explores', unused) : reserved.quota;
+    const unlocked = await services.unlocks.unlockedAmong(
+      account._id,
+      hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
+    );
     const total = totalHits(response.hits.total);
-    const page = finishPage(search, plan, {
-      returned: hits.length,
-      moreExist: plan.position.served + hits.length < total,
-      lastSort: hits.at(-1)?.sort,
-    });
+    const moreExist = plan.position.served + hits.length < total;
+    const page = finishPage(search, plan, { returned: hits.length, moreExist, lastSort: hits.at(-1)?.sort });
 
     const docs = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
     const notes = [...query.notes, ...page.notes];
-    if (granted < found.length) {
+    if (reserved.granted < plan.size && moreExist) {
       notes.push(shortenedByQuotaNote(hits.length, 'lead_explores', quota.resets_at));
     }
     return {

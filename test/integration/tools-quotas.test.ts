@@ -68,6 +68,24 @@ describe('daily quotas of the read tools', () => {
     });
   });
 
+  it('the first call of the day on a quota below page_size gets a partial page, then quota_exceeded', async () => {
+    const { client } = await clientWithQuota('lead_explores', 10);
+    const page = await callOk(client, 'search_leads', { page_size: 25 });
+    expect(page.returned).toBe(10);
+    expect(page.quota).toEqual({ used: 10, limit: 10, remaining: 0, resets_at: RESETS_AT });
+    expect(page.notes.join(' ')).toMatch(/only 10 results because that is all the lead_explores quota/);
+    expect(
+      await callError(client, 'search_leads', { page_size: 25, cursor: page.next_cursor }),
+    ).toMatchObject({ code: 'quota_exceeded', details: { quota: 'lead_explores' } });
+
+    const companies = await clientWithQuota('company_explores', 3);
+    const companyPage = await callOk(companies.client, 'search_companies', { page_size: 25 });
+    expect(companyPage.returned).toBe(3);
+    expect(companyPage.notes.join(' ')).toMatch(
+      /only 3 results because that is all the company_explores quota/,
+    );
+  });
+
   it('50 simultaneous searches never take lead explores past the limit', async () => {
     const { client, accountId } = await clientWithQuota('lead_explores', 137);
     const results = (await Promise.all(

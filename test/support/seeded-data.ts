@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
 import { createElasticsearchClient, indexNames } from '../../src/stores/elasticsearch.js';
+import { deleteIndices, ensureIndices } from '../../src/stores/search-indices.js';
 import { tools } from '../../src/tools/registry.js';
 import { type TestBackends, testBackends } from './backends.js';
 import { connectClient, toolError } from './mcp-client.js';
@@ -58,9 +59,12 @@ export async function seedTestData(backends: TestBackends): Promise<void> {
   await runSeedCommand(backends, [...flags, '--prefix', backends.indexPrefix]);
 }
 
-/** A test server offering the real tools over the seeded data, its clock pinned to the seed's day. */
-export function startSeededServer(): Promise<TestServer> {
-  return startTestServer({ tools, clock: () => SEEDED_NOW });
+/**
+ * A test server offering the real tools over the seeded data, its clock pinned to the seed's day.
+ * `config` overrides settings, e.g. `INDEX_PREFIX` to serve the indices of `openPrivateIndices`.
+ */
+export function startSeededServer(config: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({ tools, clock: () => SEEDED_NOW, config });
 }
 
 /**
@@ -109,13 +113,44 @@ export interface SeededIndex {
   close(): Promise<void>;
 }
 
-export function openSeededIndex(): SeededIndex {
-  const backends = testBackends();
-  const client = createElasticsearchClient({
-    ELASTICSEARCH_URL: backends.elasticsearchUrl,
+function directClient(): ElasticsearchClient {
+  return createElasticsearchClient({
+    ELASTICSEARCH_URL: testBackends().elasticsearchUrl,
     BACKEND_TIMEOUT_MS: 30_000,
   });
-  return { client, indices: indexNames(backends.indexPrefix), close: () => client.close() };
+}
+
+export function openSeededIndex(): SeededIndex {
+  const client = directClient();
+  return { client, indices: indexNames(testBackends().indexPrefix), close: () => client.close() };
+}
+
+export interface PrivateIndices extends SeededIndex {
+  /** The `INDEX_PREFIX` of a server that should read them. */
+  prefix: string;
+}
+
+/**
+ * Empty indices of a test's own under `<run prefix>-<name>`, for a test that writes documents: the
+ * seeded indices stay exactly as seeded for every other test, and the run's teardown removes these
+ * with the rest should `close` not be reached.
+ */
+export async function openPrivateIndices(name: string): Promise<PrivateIndices> {
+  const prefix = `${testBackends().indexPrefix}-${name}`;
+  const client = directClient();
+  await ensureIndices(client, prefix, { recreate: true });
+  return {
+    client,
+    prefix,
+    indices: indexNames(prefix),
+    close: async () => {
+      try {
+        await deleteIndices(client, prefix);
+      } finally {
+        await client.close();
+      }
+    },
+  };
 }
 
 /** Every document of an index (the seeded ones are well under the 10,000-hit window). */

@@ -1,13 +1,16 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.js';
 import {
   argumentsFingerprint,
   decodeCursor,
   encodeCursor,
+  MAX_CURSOR_LENGTH,
   type PagePosition,
 } from '../../src/search/cursor.js';
 import { finishPage, MAX_PAGEABLE_RESULTS, planPage, shortenedByQuotaNote } from '../../src/search/paging.js';
 import { parseToolArguments, searchLeadsInput } from '../../src/tools/params.js';
+import { tools } from '../../src/tools/registry.js';
 
 const secret = 'test-secret-0123456789';
 const position: PagePosition = { searchAfter: [1793577600000, 42], served: 20 };
@@ -84,6 +87,90 @@ describe('cursor codec', () => {
       expect(error.details.field).toBe('cursor');
       expect(error.message).toMatch(/not valid/);
     }
+  });
+});
+
+describe('cursor decoding is strict', () => {
+  const cursor = encodeCursor(secret, { tool: 'search_leads', args, position });
+  const [payload = '', signature = ''] = cursor.split('.');
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  /** The same text with the lowest bit of its last character flipped: an unused bit when the text is 43 characters of 32 bytes. */
+  const flipLastBit = (text: string) =>
+    text.slice(0, -1) + ALPHABET[ALPHABET.indexOf(text.at(-1) as string) ^ 1];
+
+  it.each([
+    ['padding', '='],
+    ['a character outside the alphabet', '~'],
+    ['punctuation', '!'],
+    ['a space', ' '],
+    ['a newline', '\n'],
+    ['a non-ASCII letter', 'é'],
+  ])('refuses a cursor with %s added, which a lenient decoder would skip', (_case, extra) => {
+    const error = cursorError(() => decodeCursor(secret, 'search_leads', args, cursor + extra));
+    expect(error.details.field).toBe('cursor');
+    expect(error.message).toMatch(/not valid/);
+  });
+
+  it('refuses a signature spelled with unused trailing bits set', () => {
+    const loose = flipLastBit(signature);
+    expect(Buffer.from(loose, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(
+      cursorError(() => decodeCursor(secret, 'search_leads', args, `${payload}.${loose}`)).message,
+    ).toMatch(/not valid/);
+  });
+
+  it('refuses a payload spelled loosely even under a valid signature', () => {
+    // A payload whose encoding ends in a partial group, so its last character has unused bits.
+    const json = [0, 10, 100]
+      .map((served) =>
+        Buffer.from(JSON.stringify({ v: 1, tool: 'search_leads', args: '', after: null, served })),
+      )
+      .find((bytes) => bytes.length % 3 !== 0) as Buffer;
+    const canonical = json.toString('base64url');
+    const loose = flipLastBit(canonical);
+    expect(Buffer.from(loose, 'base64url').equals(json)).toBe(true);
+    const signed = (text: string) =>
+      `${text}.${createHmac('sha256', secret).update(text).digest('base64url')}`;
+    expect(cursorError(() => decodeCursor(secret, 'search_leads', args, signed(loose))).message).toMatch(
+      /not valid/,
+    );
+    // The canonical spelling of the same payload passes the decoding and fails only on the arguments.
+    expect(cursorError(() => decodeCursor(secret, 'search_leads', args, signed(canonical))).message).toMatch(
+      /different search/,
+    );
+  });
+
+  it('refuses a cursor longer than any the server issues, before reading it', () => {
+    const longestTool = tools.reduce(
+      (longest, tool) => (tool.name.length > longest.length ? tool.name : longest),
+      '',
+    );
+    const longest = encodeCursor(secret, {
+      tool: longestTool,
+      args,
+      position: { searchAfter: [-Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER], served: 999 },
+    });
+    expect(longest.length).toBeLessThan(MAX_CURSOR_LENGTH / 2);
+    const padded = `${cursor}${'A'.repeat(MAX_CURSOR_LENGTH - cursor.length)}`;
+    expect(cursorError(() => decodeCursor(secret, 'search_leads', args, padded)).message).toMatch(
+      /not valid/,
+    );
+    const tooLong = `${padded}A`;
+    const error = cursorError(() => decodeCursor(secret, 'search_leads', args, tooLong));
+    expect(error.details.field).toBe('cursor');
+    expect(error.message).toMatch(
+      new RegExp(`longer than any this server issues \\(at most ${MAX_CURSOR_LENGTH}`),
+    );
+  });
+
+  it('is what the cursor parameter allows', () => {
+    const tooLong = 'A'.repeat(MAX_CURSOR_LENGTH + 1);
+    expect(() => parseToolArguments(searchLeadsInput, { cursor: tooLong })).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ field: 'cursor' }) }),
+    );
+    expect(
+      parseToolArguments(searchLeadsInput, { cursor: 'A'.repeat(MAX_CURSOR_LENGTH) }).cursor,
+    ).toHaveLength(MAX_CURSOR_LENGTH);
   });
 });
 

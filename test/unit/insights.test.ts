@@ -7,7 +7,13 @@ import {
   shapeInsights,
 } from '../../src/search/insights-query.js';
 import { marketInsightsOutput } from '../../src/tools/output-schemas.js';
-import { marketInsightsInput, parseToolArguments } from '../../src/tools/params.js';
+import {
+  INSIGHT_BREAKDOWN_BY,
+  INSIGHT_GROUP_BY,
+  marketInsightsInput,
+  parseToolArguments,
+} from '../../src/tools/params.js';
+import { DEFAULT_MAX_BUCKETS, worstCaseBuckets } from '../support/aggregation-buckets.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const insightArgs = (args: Record<string, unknown>) => parseToolArguments(marketInsightsInput, args);
@@ -64,14 +70,19 @@ describe('buildInsightsQuery', () => {
     expect(body.aggs?.salary_sample).toEqual({ value_count: { field: 'salary_annual.usd_mid' } });
   });
 
-  it('uses a calendar histogram filled up to today for periods', () => {
-    const week = buildInsightsQuery(insightArgs({ group_by: 'posted_week' }), now).body.aggs?.groups
-      ?.date_histogram;
-    expect(week).toEqual({
+  it('uses a calendar histogram filled up to today and bounded to the periods it can show', () => {
+    const { body } = buildInsightsQuery(insightArgs({ group_by: 'posted_week' }), now);
+    // now is Wednesday 2026-11-18: the current week began on Monday 2026-11-16; with limit 10 the
+    // histogram reaches back to the week before the tenth most recent, for its change_percent.
+    expect(body.aggs?.groups?.date_histogram).toEqual({
       field: 'posted_date',
       calendar_interval: 'week',
       min_doc_count: 0,
       extended_bounds: { min: Date.parse('2026-11-18'), max: Date.parse('2026-11-18') },
+      hard_bounds: { min: Date.parse('2026-09-07'), max: Date.parse('2026-11-23') },
+    });
+    expect(body.aggs?.before_periods).toEqual({
+      filter: { range: { posted_date: { lt: '2026-09-07', format: 'yyyy-MM-dd' } } },
     });
     const month = buildInsightsQuery(
       insightArgs({ group_by: 'posted_month', filters: { posted_within_days: 90 } }),
@@ -80,13 +91,87 @@ describe('buildInsightsQuery', () => {
     expect(month).toMatchObject({
       calendar_interval: 'month',
       extended_bounds: { min: Date.parse('2026-08-20') },
+      hard_bounds: { min: Date.parse('2026-01-01'), max: Date.parse('2026-12-01') },
     });
+    // Empty periods are filled in no further back than the hard bounds reach.
+    const longFilter = buildInsightsQuery(
+      insightArgs({ group_by: 'posted_week', limit: 3, filters: { posted_within_days: 365 } }),
+      now,
+    ).body.aggs?.groups?.date_histogram;
+    expect(longFilter).toMatchObject({
+      extended_bounds: { min: Date.parse('2026-10-26') },
+      hard_bounds: { min: Date.parse('2026-10-26') },
+    });
+  });
+
+  it('adds no period count to terms groups', () => {
+    expect(
+      buildInsightsQuery(insightArgs({ group_by: 'city' }), now).body.aggs?.before_periods,
+    ).toBeUndefined();
   });
 
   it('names filter fields with their filters. path in errors', () => {
     expect(() =>
       buildInsightsQuery(insightArgs({ group_by: 'city', filters: { radius_km: 10 } }), now),
     ).toThrow(expect.objectContaining({ details: { field: 'filters.radius_km' } }));
+  });
+});
+
+describe('the bucket budget of get_market_insights', () => {
+  const breakdowns = [undefined, ...INSIGHT_BREAKDOWN_BY];
+  const combinations = INSIGHT_GROUP_BY.flatMap((groupBy) =>
+    breakdowns
+      .filter((breakdownBy) => breakdownBy !== groupBy)
+      .map((breakdownBy) => [groupBy, breakdownBy] as const),
+  );
+  const variants = [
+    { metric: 'count', filters: {} },
+    { metric: 'salary', filters: { posted_within_days: 365, include_recruitment_agencies: true } },
+  ];
+  const largest = (groupBy: string, breakdownBy: string | undefined, variant: (typeof variants)[number]) =>
+    buildInsightsQuery(
+      insightArgs({ group_by: groupBy, breakdown_by: breakdownBy, limit: 50, ...variant }),
+      now,
+    ).body.aggs;
+
+  it.each(
+    combinations,
+  )('%s × %s at limit 50 cannot reach search.max_buckets, whatever the data', (groupBy, breakdownBy) => {
+    for (const variant of variants) {
+      expect(worstCaseBuckets(largest(groupBy, breakdownBy, variant))).toBeLessThanOrEqual(
+        DEFAULT_MAX_BUCKETS,
+      );
+    }
+  });
+
+  it('is at most 3,485 buckets for any combination, and a trend covers at most limit + 1 periods', () => {
+    const worst = Math.max(
+      ...combinations.flatMap(([groupBy, breakdownBy]) =>
+        variants.map((variant) => worstCaseBuckets(largest(groupBy, breakdownBy, variant))),
+      ),
+    );
+    // 85 groups (50 at Elasticsearch's shard-side size) × (1 + 40 breakdown buckets), plus nothing else.
+    expect(worst).toBe(3485);
+    for (const groupBy of ['posted_week', 'posted_month']) {
+      for (const day of ['2026-01-01', '2026-02-28', '2026-03-31', '2026-12-31', '2028-02-29']) {
+        const aggs = buildInsightsQuery(
+          insightArgs({ group_by: groupBy, limit: 50 }),
+          new Date(`${day}T23:59:59Z`),
+        ).body.aggs;
+        const { groups, ...rest } = aggs ?? {};
+        expect(worstCaseBuckets({ groups: groups as NonNullable<typeof groups> })).toBe(51);
+        expect(worstCaseBuckets(rest)).toBe(1);
+      }
+    }
+  });
+
+  it('counts an unbounded histogram as unbounded, so the proof cannot pass by accident', () => {
+    expect(
+      worstCaseBuckets({ groups: { date_histogram: { field: 'posted_date', calendar_interval: 'week' } } }),
+    ).toBe(Number.POSITIVE_INFINITY);
+    expect(() => worstCaseBuckets({ groups: { histogram: { field: 'seq', interval: 1 } } })).toThrow(
+      /No bucket bound/,
+    );
   });
 });
 
@@ -245,6 +330,27 @@ describe('shapeInsights', () => {
       { key: '2026-11-16', label: 'Week of 2026-11-16', count: 3, share_percent: 9.7, change_percent: -75 },
     ]);
     expect(result.other_count).toBe(16);
+    const withEarlierRoles = shapeInsights(
+      args,
+      {
+        hits: { total: { value: 31 } },
+        aggregations: {
+          groups: {
+            buckets: [
+              week('2026-10-26', 10),
+              week('2026-11-02', 0),
+              week('2026-11-09', 12),
+              week('2026-11-16', 3),
+            ],
+          },
+          before_periods: { doc_count: 6 },
+        },
+      },
+      [],
+      now,
+    );
+    expect(withEarlierRoles.rows).toEqual(result.rows);
+    expect(withEarlierRoles.other_count).toBe(16);
     expect(result.notes[0]).toMatch(/Week of 2026-11-16.*in progress/);
     expect(validate(result)).toBeTruthy();
   });
