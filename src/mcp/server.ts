@@ -43,6 +43,33 @@ export const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version 
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /**
+ * MCP says a server that does not offer tasks processes a request carrying task metadata
+ * (`params.task`) as a plain request, ignoring the metadata; the SDK's `Server` answers it with
+ * -32603 instead. This server offers no tasks, so there is no capability to check.
+ */
+class TasklessServer extends Server {
+  protected override assertTaskHandlerCapability(): void {
+    // Nothing to assert: task metadata is ignored, as for any server without the tasks capability.
+  }
+}
+
+/**
+ * `tools/call` as MCP defines it (the SDK validates it so), as the handler receives it: the
+ * arguments exactly as sent, since parsing them as a record would silently drop a `__proto__` key
+ * that the tool must refuse as unknown; and without task metadata, which would make the SDK expect
+ * a task as the result.
+ */
+const CallToolRequestAsSentSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({
+    arguments: z.unknown().optional(),
+    task: z
+      .unknown()
+      .optional()
+      .transform(() => undefined),
+  }),
+});
+
+/**
  * A low-level SDK server for one HTTP request (stateless: nothing survives the request). The
  * low-level `Server` rather than `McpServer`, so that unknown tools are JSON-RPC -32602 and bad
  * arguments are our own `invalid_argument` results.
@@ -53,13 +80,13 @@ export function createMcpServer(deps: {
   services: Services;
   clock: () => Date;
 }): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = new TasklessServer(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: deps.catalog.listing }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestAsSentSchema, (request) => {
     const tool = deps.catalog.byName.get(request.params.name);
     if (tool === undefined) {
       throw new McpError(

@@ -10,6 +10,7 @@ import {
   WORK_TYPES,
 } from '../domain/enums.js';
 import { InvalidArgument } from '../errors.js';
+import { MAX_CURSOR_LENGTH } from '../search/cursor.js';
 
 /**
  * Tool parameter schemas shared by the tool definitions. Every description is written for
@@ -55,7 +56,7 @@ export const pageSizeParam = wholeNumberBetween(1, MAX_PAGE_SIZE)
 export const cursorParam = z
   .string()
   .min(1, { error: 'must not be empty; leave it out for the first page' })
-  .max(2000, { error: 'is too long to be a cursor this server issued' })
+  .max(MAX_CURSOR_LENGTH, { error: 'is too long to be a cursor this server issued' })
   .describe(
     'next_cursor from the previous page of this same search, sent with exactly the same other arguments. Leave out for the first page.',
   );
@@ -365,9 +366,47 @@ function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message
   return { field, message: `${field} ${issue.message}${received}.` };
 }
 
+const PREVIEW_LENGTH = 60;
+
 function preview(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  const json = jsonStart(value, PREVIEW_LENGTH);
+  return json.length > PREVIEW_LENGTH ? `${json.slice(0, PREVIEW_LENGTH - 3)}...` : json;
+}
+
+/**
+ * The JSON of `value`, or at least its first `max` characters: it stops writing once it has that
+ * many, so a value nested thousands deep (which `JSON.stringify` cannot print) costs no more than a
+ * short one. Numbers too large for a double, which JSON would show as null, show as the infinity
+ * they were read as.
+ */
+function jsonStart(value: unknown, max: number): string {
+  let json = '';
+  const write = (item: unknown): void => {
+    if (json.length > max) return;
+    if (Array.isArray(item)) {
+      json += '[';
+      for (const [index, element] of item.entries()) {
+        if (json.length > max) return;
+        if (index > 0) json += ',';
+        write(element);
+      }
+      json += ']';
+    } else if (typeof item === 'object' && item !== null) {
+      json += '{';
+      for (const [index, key] of Object.keys(item).entries()) {
+        if (json.length > max) return;
+        json += `${index > 0 ? ',' : ''}${JSON.stringify(key.slice(0, max))}:`;
+        write((item as Record<string, unknown>)[key]);
+      }
+      json += '}';
+    } else if (typeof item === 'number' && !Number.isFinite(item)) {
+      json += String(item);
+    } else {
+      json += JSON.stringify(typeof item === 'string' ? item.slice(0, max) : item) ?? String(item);
+    }
+  };
+  write(value);
+  return json;
 }
 
 /** The parameter names of the object schema at `path`, for telling the caller what is allowed. */

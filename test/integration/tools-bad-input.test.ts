@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTA_KEYS } from '../../src/plans.js';
+import { postRaw, type RawAnswer, toolError } from '../support/mcp-client.js';
 import { callError, connectSeededClient, SEEDED_NOW, startSeededServer } from '../support/seeded-data.js';
 import type { TestServer } from '../support/test-server.js';
 
@@ -113,6 +115,80 @@ describe('bad input to the read tools', () => {
   });
 
   it('charges nothing for refused calls', async () => {
+    for (const quota of QUOTA_KEYS) {
+      expect(await server.services.quotaCounters.used(accountId, quota, SEEDED_NOW)).toBe(0);
+    }
+  });
+});
+
+/**
+ * Requests written as JSON text, for what `JSON.stringify` cannot write or a client library would
+ * not send: numbers beyond a double, nesting deeper than a recursive printer's stack, own
+ * `__proto__` keys, task metadata. Found by the fuzzer (test/integration/fuzz.test.ts).
+ */
+describe('hostile JSON in a tool call', () => {
+  let server: TestServer;
+  let key: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    server = await startSeededServer();
+    ({ key, accountId } = await connectSeededClient(server, { plan: 'growth' }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const post = (json: string): Promise<RawAnswer> =>
+    postRaw(server.url, json, { token: key, headers: { 'Content-Type': 'application/json' } });
+
+  async function callWithParams(paramsJson: string): Promise<CallToolResult> {
+    const answer = await post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${paramsJson}}`);
+    expect(answer.status, answer.text).toBe(200);
+    return (answer.json as { result: CallToolResult }).result;
+  }
+
+  it('refuses an argument nested 100,000 deep as invalid_argument, not internal', async () => {
+    const depth = 100_000;
+    const result = await callWithParams(
+      `{"name":"search_leads","arguments":{"title":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    );
+    expect(toolError(result)).toMatchObject({ code: 'invalid_argument', details: { field: 'title' } });
+  });
+
+  it('refuses a __proto__ argument as an unknown parameter instead of ignoring it', async () => {
+    for (const tool of ['search_signals', 'get_filter_options']) {
+      const result = await callWithParams(`{"name":"${tool}","arguments":{"__proto__":{"page_size":3}}}`);
+      const error = toolError(result);
+      expect(error).toMatchObject({ code: 'invalid_argument', details: { field: '__proto__' } });
+      expect(error.message).toContain('Unknown parameter "__proto__"');
+    }
+  });
+
+  it('says a number beyond a double was read as Infinity, not null', async () => {
+    const result = await callWithParams('{"name":"search_leads","arguments":{"page_size":1e400}}');
+    expect(toolError(result)).toMatchObject({
+      code: 'invalid_argument',
+      details: { field: 'page_size' },
+      message: expect.stringContaining('(received Infinity)'),
+    });
+  });
+
+  it('serves a tools/call carrying task metadata as a plain call, as MCP asks of a server without tasks', async () => {
+    const result = await callWithParams('{"name":"get_filter_options","arguments":{},"task":{"ttl":60000}}');
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toHaveProperty('experience_levels');
+  });
+
+  it('answers ping and tools/list carrying task metadata', async () => {
+    const ping = await post('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"task":{}}}');
+    expect(ping.json).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+    const list = await post('{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"task":{"ttl":1}}}');
+    expect((list.json as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('charges nothing for the refused calls', async () => {
     for (const quota of QUOTA_KEYS) {
       expect(await server.services.quotaCounters.used(accountId, quota, SEEDED_NOW)).toBe(0);
     }

@@ -119,3 +119,31 @@ describe('parseToolArguments', () => {
     expect(error.message).toMatch(message);
   });
 });
+
+describe('the value an error message shows', () => {
+  /** What a client's JSON parses to: `1e400` and deep nesting cannot be written as JS literals. */
+  const parsed = (json: string) => JSON.parse(json) as unknown;
+
+  it('shows a number too large for a double as the infinity it parsed to, not as null', () => {
+    const error = rejection(searchLeadsInput, parsed('{"page_size":1e400}'));
+    expect(error).toMatchObject({ code: 'invalid_argument', field: 'page_size' });
+    expect(error.message).toContain('(received Infinity)');
+    expect(rejection(searchLeadsInput, parsed('{"page_size":-1e400}')).message).toContain(
+      '(received -Infinity)',
+    );
+  });
+
+  it('shows the start of a value nested too deeply to print whole, instead of failing', () => {
+    const depth = 100_000;
+    const error = rejection(searchLeadsInput, parsed(`{"title":${'['.repeat(depth)}${']'.repeat(depth)}}`));
+    expect(error).toMatchObject({ code: 'invalid_argument', field: 'title' });
+    expect(error.message).toMatch(/^title must be a string \(received \[{57}\.\.\.\)\.$/);
+  });
+
+  it('shows a long string by its start', () => {
+    const error = rejection(searchLeadsInput, { page_size: 'x'.repeat(500_000) });
+    expect(error.message).toBe(
+      `page_size must be a whole number from 1 to 25 (received "${'x'.repeat(56)}...).`,
+    );
+  });
+});
