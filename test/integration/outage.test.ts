@@ -1,238 +1,378 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  elasticsearchPaths,
-  startElasticsearch,
-  stopElasticsearch,
-} from '../../scripts/stack/elasticsearch-local.js';
-import { elasticsearchHealthy, mongoAnswers, waitUntil } from '../../scripts/stack/health.js';
-import { findJdk } from '../../scripts/stack/jdk.js';
-import { installMongo, mongoPaths, startMongo, stopMongo } from '../../scripts/stack/mongo-local.js';
-import { stackSettings } from '../../scripts/stack/settings.js';
-import { readStackState } from '../../scripts/stack/state.js';
-import { stackVersions } from '../../scripts/stack/versions.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STALE_CLAIM_MS } from '../../src/billing/enrich.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
-import { Unavailable } from '../../src/errors.js';
-import { testBackends } from '../support/backends.js';
+import type { Services } from '../../src/mcp/services.js';
+import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
+import type { CounterDoc } from '../../src/stores/bounded-counter.js';
+import { counterIdFor } from '../../src/stores/quota-counters.js';
+import type { UnlockDoc } from '../../src/stores/unlocks.js';
+import { type BackendProxies, openDirectServices, startBackendProxies } from '../support/backend-proxies.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
-import { SEEDED_NOW, seededLeads, startSeededServer } from '../support/seeded-data.js';
+import type { MongoCommand } from '../support/mongo-wire.js';
+import { newestLeadsFirst, SEEDED_NOW, seededLeads, startSeededServer } from '../support/seeded-data.js';
 import { createAccountWithKey, type TestServer } from '../support/test-server.js';
 
 /**
- * Backend outages (CONTRACT §2, §7): a call during an outage answers `unavailable` (or, when the
- * credential itself cannot be checked, HTTP 503), charges nothing, leaves nothing half-done, and
- * the first call after recovery works.
+ * Backend outages, played for real in every mode (local build, Docker, URLs from the
+ * environment): each server under test reaches Elasticsearch and MongoDB through TCP proxies that
+ * the tests cut, black-hole, or make drop one chosen MongoDB command, so the drivers raise their
+ * own errors and the server translates them. A call during an outage answers the retryable
+ * `unavailable` (or HTTP 503 when the credential itself cannot be checked), charges nothing, and
+ * the first call after the proxy is restored works, without restarting the server. What was
+ * charged is read past the proxies, over a connection of the test's own.
  */
 
-const stack = readStackState();
-const backends = testBackends();
-/** Stopping servers is only ours to do when this run uses the local stack that `stack:up` started. */
-const onLocalStack =
-  stack?.mode === 'local' &&
-  stack.elasticsearchUrl === backends.elasticsearchUrl &&
-  stack.mongodbUri === backends.mongodbUri;
+const UNAVAILABLE = { code: 'unavailable', details: { retryable: true } };
+const STARTING_CREDITS = 3;
 
-describe('enrich_lead when the database fails between its steps', () => {
-  let server: TestServer;
-  let openLeads: LeadDoc[];
+let direct: { services: Services; close(): Promise<void> };
+/** An open role at a company with a profile, and another one. */
+let lead: LeadDoc;
+let otherLead: LeadDoc;
 
+beforeAll(async () => {
+  direct = await openDirectServices();
+  const openRoles = (await seededLeads())
+    .filter((candidate) => candidate.is_open && candidate.company.id)
+    .sort(newestLeadsFirst);
+  [lead, otherLead] = openRoles as [LeadDoc, LeadDoc];
+});
+
+afterAll(async () => {
+  await direct?.close();
+});
+
+async function newAccount(): Promise<{ key: string; accountId: string }> {
+  // Created on the seeded day, so no credit renewal falls due during a call.
+  const { account, key } = await createAccountWithKey(direct.services, {
+    createdAt: SEEDED_NOW,
+    callsPerMinute: 100_000,
+  });
+  await direct.services.accounts.update(account._id, { credits_remaining: STARTING_CREDITS }, SEEDED_NOW);
+  return { key, accountId: account._id };
+}
+
+/** Everything the account has been charged, and its open journal entries, read past the proxies. */
+async function charges(accountId: string) {
+  const { accounts, quotaCounters, mongo } = direct.services;
+  const account = await accounts.findById(accountId);
+  if (account === null) throw new Error(`account ${accountId} is gone`);
+  const used = await Promise.all(
+    QUOTA_KEYS.map(async (quota) => [quota, await quotaCounters.used(accountId, quota, SEEDED_NOW)]),
+  );
+  const enrichments = await mongo.db
+    .collection<CounterDoc>('quota_counters')
+    .findOne({ _id: counterIdFor(accountId, 'enrichments', SEEDED_NOW) });
+  const unlocks = await mongo.db
+    .collection<UnlockDoc>('unlocks')
+    .find({ account_id: accountId }, { projection: { _id: 0, lead_id: 1, state: 1 } })
+    .sort({ lead_id: 1 })
+    .toArray();
+  return {
+    ...(Object.fromEntries(used) as Record<QuotaKey, number>),
+    credits: account.credits_remaining,
+    credit_claims: account.credit_claims,
+    enrichment_claims: enrichments?.journal ?? [],
+    unlocks,
+  };
+}
+
+const NOTHING_CHARGED = {
+  lead_explores: 0,
+  company_explores: 0,
+  insight_queries: 0,
+  enrichments: 0,
+  credits: STARTING_CREDITS,
+  credit_claims: [],
+  enrichment_claims: [],
+  unlocks: [],
+};
+
+/** One call of each tool that reads Elasticsearch and charges in MongoDB. */
+const everyTool = () =>
+  [
+    ['search_leads', { page_size: 5 }],
+    ['get_company', { company_id: lead.company.id }],
+    ['get_market_insights', { group_by: 'city' }],
+    ['enrich_lead', { lead_id: lead.id }],
+  ] as const;
+
+/** What `everyTool` charges when every call succeeds. */
+const CHARGED_ONCE_EACH = {
+  ...NOTHING_CHARGED,
+  lead_explores: 5,
+  company_explores: 1,
+  insight_queries: 1,
+  enrichments: 1,
+  credits: STARTING_CREDITS - 1,
+};
+
+/**
+ * A seeded server of the enclosing `describe`, reaching the backends through proxies of its own;
+ * after each test both proxies forward again, whatever the test did to them.
+ */
+function seededServerBehindProxies(config: Record<string, string> = {}) {
+  const behind = {} as { proxies: BackendProxies; server: TestServer };
   beforeAll(async () => {
-    server = await startSeededServer();
-    openLeads = (await seededLeads()).filter((lead) => lead.is_open);
+    behind.proxies = await startBackendProxies();
+    behind.server = await startSeededServer({ ...behind.proxies.config, ...config });
   });
-
+  afterEach(async () => {
+    await behind.proxies.restore();
+  });
   afterAll(async () => {
-    vi.restoreAllMocks();
-    await server?.close();
+    await behind.server?.close();
+    await behind.proxies?.close();
+  });
+  return behind;
+}
+
+describe('outages through the real tools', () => {
+  const behind = seededServerBehindProxies();
+
+  const call = (key: string, tool: string, args: Record<string, unknown> = {}) =>
+    callToolRaw(behind.server.url, key, tool, args);
+
+  const readiness = async () => {
+    const answer = await fetch(`${behind.server.root}/readyz`);
+    return { status: answer.status, body: await answer.json() };
+  };
+
+  /** Calls each tool once; every call must succeed. */
+  async function callEveryTool(key: string) {
+    for (const [tool, args] of everyTool()) {
+      const result = await call(key, tool, args);
+      expect(result.isError, `${tool}: ${JSON.stringify(result.content)}`).toBeFalsy();
+    }
+  }
+
+  it('Elasticsearch cut: each tool answers unavailable and charges nothing; restored, each works without a restart', async () => {
+    const { key, accountId } = await newAccount();
+    await behind.proxies.elasticsearch.cut();
+    try {
+      for (const [tool, args] of everyTool()) {
+        expect(toolError(await call(key, tool, args)), tool).toMatchObject(UNAVAILABLE);
+      }
+      // MongoDB alone still answers the account's own questions.
+      expect((await call(key, 'get_account_usage')).structuredContent).toMatchObject({
+        enrichment_credits: { remaining: STARTING_CREDITS },
+      });
+      expect(await readiness()).toEqual({
+        status: 503,
+        body: { status: 'unavailable', elasticsearch: 'down', mongodb: 'up' },
+      });
+      expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
+    } finally {
+      await behind.proxies.restore();
+    }
+    await callEveryTool(key);
+    expect(await charges(accountId)).toEqual({
+      ...CHARGED_ONCE_EACH,
+      unlocks: [{ lead_id: lead.id, state: 'done' }],
+    });
   });
 
-  // Each step of the charge in turn fails as a MongoDB outage would; the later ones run after
-  // earlier steps have charged, so the undo is what keeps the account whole.
-  const steps = [
-    ['reserving the enrichment', () => vi.spyOn(server.services.quotaCounters, 'reserveOne')],
-    ['taking the credit', () => vi.spyOn(server.services.accounts, 'takeCredit')],
-    ['recording the unlock', () => vi.spyOn(server.services.unlocks, 'completeClaim')],
+  it('MongoDB cut: the credential cannot be checked, so each call is HTTP 503 with Retry-After and charges nothing; restored, each works', async () => {
+    const { key, accountId } = await newAccount();
+    await behind.proxies.mongo.cut();
+    try {
+      const answers = await Promise.all(
+        everyTool().map(([tool, args]) =>
+          postRaw(behind.server.url, toolCallRequest(tool, args), { token: key }),
+        ),
+      );
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('retry-after')).toBe('5');
+        expect(answer.json).toMatchObject({ error: 'temporarily_unavailable' });
+      }
+      expect(await readiness()).toEqual({
+        status: 503,
+        body: { status: 'unavailable', elasticsearch: 'up', mongodb: 'down' },
+      });
+      expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
+    } finally {
+      await behind.proxies.restore();
+    }
+    await callEveryTool(key);
+    expect(await charges(accountId)).toEqual({
+      ...CHARGED_ONCE_EACH,
+      unlocks: [{ lead_id: lead.id, state: 'done' }],
+    });
+  });
+
+  // The connection carrying one MongoDB command of the call drops: the driver's network error
+  // fails the call, and the charge (if made) is given back over a new connection. A read is
+  // retried once by the driver, so its fault drops the retry too.
+  const chargeOf = (collection: string): MongoCommand => ({ name: 'findAndModify', collection });
+  const unlockLookup: MongoCommand = { name: 'find', collection: 'unlocks' };
+  const midCallFaults = [
+    ['search_leads', 'its charge', chargeOf('quota_counters'), 1],
+    ['search_leads', 'the unlock lookup after its charge', unlockLookup, 2],
+    ['get_company', 'its charge', chargeOf('quota_counters'), 1],
+    ['get_company', 'the unlock lookup after its charge', unlockLookup, 2],
+    ['get_market_insights', 'its charge', chargeOf('quota_counters'), 1],
   ] as const;
 
   it.each(
-    steps.map(([name], index) => [name, index] as const),
-  )('fails while %s: unavailable, nothing charged, and the retry works', async (_name, stepIndex) => {
-    const { key, account } = await createAccountWithKey(server.services, { callsPerMinute: 1000 });
-    await server.services.accounts.update(account._id, { credits_remaining: 3 }, new Date());
-    const lead = openLeads[stepIndex] as LeadDoc;
-    steps[stepIndex]?.[1]().mockRejectedValueOnce(new Unavailable('database'));
-
-    const failed = toolError(await callToolRaw(server.url, key, 'enrich_lead', { lead_id: lead.id }));
-    expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });
-    const after = await server.services.accounts.findById(account._id);
-    expect(after).toMatchObject({ credits_remaining: 3, credit_claims: [] });
-    expect(await server.services.quotaCounters.used(account._id, 'enrichments', SEEDED_NOW)).toBe(0);
-    expect(await server.services.unlocks.find(account._id, lead.id)).toBeNull();
-
-    const retried = await callToolRaw(server.url, key, 'enrich_lead', { lead_id: lead.id });
-    expect(retried.structuredContent).toMatchObject({ charged_credits: 1, credits: 2, quota: { used: 1 } });
+    midCallFaults,
+  )('%s with MongoDB lost at %s: unavailable, nothing charged; the next call works', async (tool, _step, command, times) => {
+    const { key, accountId } = await newAccount();
+    const args = Object.fromEntries(everyTool())[tool] as Record<string, unknown>;
+    const fault = behind.proxies.mongo.failOn(command, { times });
+    const failed = await call(key, tool, args);
+    expect(fault.fired).toBe(times);
+    expect(toolError(failed)).toMatchObject(UNAVAILABLE);
+    expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
+    expect((await call(key, tool, args)).isError).toBeFalsy();
   });
 });
 
-describe.skipIf(!onLocalStack)('stopping and restarting the local backends', () => {
-  const settings = stackSettings();
-  const elasticsearch = elasticsearchPaths(settings, stackVersions.elasticsearch);
-  const mongo = mongoPaths(settings, stackVersions.mongoJavaServer);
-  let server: TestServer;
-  let openLeads: LeadDoc[];
-  let key: string;
-  let accountId: string;
+/**
+ * enrich_lead's charge spans three documents (src/billing/enrich.ts): it reserves one of today's
+ * enrichments, takes a credit, then records the unlock. MongoDB fails at each step in turn, the
+ * command either lost on its way or run with its answer lost, after earlier steps have charged.
+ */
+describe('enrich_lead when MongoDB fails between the steps of its charge', () => {
+  const behind = seededServerBehindProxies();
 
-  const enrich = (leadId: string) => callToolRaw(server.url, key, 'enrich_lead', { lead_id: leadId });
-  const accountState = async () => {
-    const account = await server.services.accounts.findById(accountId);
-    return {
-      credits: account?.credits_remaining,
-      enrichments: await server.services.quotaCounters.used(accountId, 'enrichments', SEEDED_NOW),
-      leadExplores: await server.services.quotaCounters.used(accountId, 'lead_explores', SEEDED_NOW),
-    };
-  };
-  const restartElasticsearch = async () => {
-    // Health decides, not the launcher: its exit status has been seen to report a failure for a
-    // node that came up all the same. A start that truly failed ends in waitUntil's timeout.
-    const startFailure = await startElasticsearch(elasticsearch, settings, findJdk()).then(
-      () => undefined,
-      (error: unknown) => error,
+  const enrich = (key: string, leadId: string) =>
+    callToolRaw(behind.server.url, key, 'enrich_lead', { lead_id: leadId });
+
+  /** An account that has enriched once already, so today's counter and its journal exist. */
+  async function accountThatEnrichedBefore() {
+    const created = await newAccount();
+    const first = await enrich(created.key, otherLead.id);
+    expect(first.structuredContent).toMatchObject({ charged_credits: 1 });
+    return { ...created, before: await charges(created.accountId) };
+  }
+
+  const takingTheCredit: MongoCommand = { name: 'findAndModify', collection: 'accounts' };
+  const steps: [string, MongoCommand][] = [
+    ['reserving the enrichment', { name: 'findAndModify', collection: 'quota_counters' }],
+    ['taking the credit', takingTheCredit],
+    ['recording the unlock', { name: 'update', collection: 'unlocks' }],
+  ];
+
+  it.each(
+    steps.flatMap(([step, command]) =>
+      (['request', 'reply'] as const).map((lose) => [step, lose, command] as const),
+    ),
+  )('while %s (%s lost): unavailable, nothing charged, and the retry works', async (step, lose, command) => {
+    const { key, accountId, before } = await accountThatEnrichedBefore();
+    const fault = behind.proxies.mongo.failOn(command, { lose });
+    const failed = await enrich(key, lead.id);
+    expect(fault.fired).toBe(1);
+    expect(toolError(failed)).toMatchObject(UNAVAILABLE);
+
+    // The undo reached the database over a new connection: every charge is given back at once.
+    // Only an unlock recorded before its answer was lost stays, free: nothing was paid for it.
+    const recorded = step === 'recording the unlock' && lose === 'reply';
+    const unlocks = recorded ? [...before.unlocks, { lead_id: lead.id, state: 'done' }] : before.unlocks;
+    expect(await charges(accountId)).toEqual({ ...before, unlocks: sortedByLead(unlocks) });
+
+    const retried = await enrich(key, lead.id);
+    expect(retried.structuredContent).toMatchObject(
+      recorded
+        ? { already_enriched: true, charged_credits: 0, credits: before.credits }
+        : { already_enriched: false, charged_credits: 1, credits: before.credits - 1 },
     );
-    await waitUntil(() => elasticsearchHealthy(backends.elasticsearchUrl), {
-      what: `Elasticsearch after its restart${startFailure ? ` (the launcher said: ${String(startFailure)})` : ''}`,
-      timeoutMs: 180_000,
-    });
-  };
-  const restartMongo = async () => {
-    startMongo(mongo, settings, findJdk(), await installMongo(mongo, stackVersions.mongoJavaServer));
-    await waitUntil(() => mongoAnswers(backends.mongodbUri), {
-      what: 'The MongoDB-wire server after its restart',
-      timeoutMs: 60_000,
-    });
-  };
-
-  beforeAll(async () => {
-    server = await startSeededServer();
-    openLeads = (await seededLeads()).filter((lead) => lead.is_open).slice(-10);
-    const created = await createAccountWithKey(server.services, { callsPerMinute: 1000 });
-    ({ key } = created);
-    accountId = created.account._id;
-    await server.services.accounts.update(accountId, { credits_remaining: 10 }, new Date());
   });
 
-  afterAll(async () => {
-    // Whatever happened, later test files need both servers back.
-    if (!(await elasticsearchHealthy(backends.elasticsearchUrl))) await restartElasticsearch();
-    if (!(await mongoAnswers(backends.mongodbUri))) await restartMongo();
-    await server?.close();
-  });
-
-  it('Elasticsearch stopped: unavailable in time, nothing charged; after its restart the call works', async () => {
-    const lead = openLeads[0] as LeadDoc;
-    const before = await accountState();
-    await stopElasticsearch(elasticsearch);
+  it('MongoDB gone from the credit step on: the undo fails too, and the claim is given back once it is stale', async () => {
+    const { key, accountId, before } = await accountThatEnrichedBefore();
+    // The credit is taken, its answer lost, and MongoDB stays unreachable for the undo.
+    const fault = behind.proxies.mongo.failOn(takingTheCredit, { lose: 'reply', drop: 'everything' });
+    let failed: CallToolResult;
     try {
-      const startedAt = Date.now();
-      const results: CallToolResult[] = [
-        await enrich(lead.id),
-        await callToolRaw(server.url, key, 'search_leads', { page_size: 5 }),
-        await callToolRaw(server.url, key, 'get_lead', { lead_id: lead.id }),
-      ];
-      expect(Date.now() - startedAt).toBeLessThan(3 * 3000);
-      for (const result of results) {
-        expect(toolError(result)).toMatchObject({ code: 'unavailable', details: { retryable: true } });
-      }
-      // MongoDB alone still answers the account's own questions.
-      const usage = await callToolRaw(server.url, key, 'get_account_usage');
-      expect(usage.structuredContent).toMatchObject({ enrichment_credits: { remaining: 10 } });
-      expect(await accountState()).toEqual(before);
+      failed = await enrich(key, lead.id);
     } finally {
-      await restartElasticsearch();
+      await behind.proxies.restore();
     }
-    const recovered = await enrich(lead.id);
-    expect(recovered.structuredContent).toMatchObject({ charged_credits: 1, credits: 9 });
-    console.log(
-      `[outage] Elasticsearch: ${JSON.stringify(before)} before, ${JSON.stringify(await accountState())} after recovery`,
-    );
-  }, 300_000);
+    expect(fault.fired).toBe(1);
+    expect(toolError(failed)).toMatchObject(UNAVAILABLE);
 
-  it('MongoDB-wire server stopped: refused within ~2 s, nothing charged; after its restart the call works', async () => {
-    const lead = openLeads[1] as LeadDoc;
-    const before = await accountState();
-    await stopMongo(mongo);
+    const held = {
+      ...before,
+      enrichments: before.enrichments + 1,
+      credits: before.credits - 1,
+      credit_claims: [expect.any(String)],
+      enrichment_claims: [expect.any(String)],
+      unlocks: sortedByLead([...before.unlocks, { lead_id: lead.id, state: 'pending' }]),
+    };
+    expect(await charges(accountId)).toEqual(held);
+    // A claim this young may belong to a call still running: looking at the account leaves it be.
+    expect((await callToolRaw(behind.server.url, key, 'get_account_usage')).isError).toBeFalsy();
+    expect(await charges(accountId)).toEqual(held);
+
+    // As if STALE_CLAIM_MS had passed: the claim was made that much earlier on the wall clock.
+    const unlocks = direct.services.mongo.db.collection<UnlockDoc>('unlocks');
+    const pending = await unlocks.findOne({ account_id: accountId, lead_id: lead.id, state: 'pending' });
+    await unlocks.updateOne(
+      { account_id: accountId, lead_id: lead.id, claim_id: pending?.claim_id },
+      { $set: { claimed_at: new Date((pending?.claimed_at?.getTime() ?? 0) - STALE_CLAIM_MS) } },
+    );
+    const usage = await callToolRaw(behind.server.url, key, 'get_account_usage');
+    expect(usage.structuredContent).toMatchObject({
+      enrichment_credits: { remaining: before.credits },
+      daily_quotas: { enrichments: { used: before.enrichments } },
+    });
+    expect(await charges(accountId)).toEqual(before);
+
+    const retried = await enrich(key, lead.id);
+    expect(retried.structuredContent).toMatchObject({
+      already_enriched: false,
+      charged_credits: 1,
+      credits: before.credits - 1,
+    });
+  });
+});
+
+/**
+ * A backend that takes the connection and never answers: only the server's BACKEND_TIMEOUT_MS (1 s
+ * here) can end the call. Without it the drivers would wait 30 s or more (Elasticsearch requests
+ * have no timeout of their own; MongoDB's would end only when its monitor gave up), past these
+ * tests' own timeout; so a retryable answer at all, and the server hanging up on the black hole by
+ * itself, show that the setting bounds the wait. No clock is read.
+ */
+describe('a backend that accepts connections but never answers', { timeout: 15_000 }, () => {
+  const behind = seededServerBehindProxies({ BACKEND_TIMEOUT_MS: '1000' });
+
+  it('Elasticsearch: the call gives up on its own with unavailable and charges nothing; restored, it works', async () => {
+    const { key, accountId } = await newAccount();
+    const hole = behind.proxies.elasticsearch.blackHole();
     try {
-      const startedAt = Date.now();
-      const answer = await postRaw(server.url, toolCallRequest('enrich_lead', { lead_id: lead.id }), {
+      const failed = await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 });
+      expect(toolError(failed)).toMatchObject(UNAVAILABLE);
+      expect(hole.abandonedConnections).toBeGreaterThan(0);
+      expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
+    } finally {
+      await behind.proxies.restore();
+    }
+    expect((await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 })).isError).toBeFalsy();
+  });
+
+  it('MongoDB: the credential check gives up on its own with HTTP 503; restored, calls work', async () => {
+    const { key, accountId } = await newAccount();
+    const hole = behind.proxies.mongo.blackHole();
+    try {
+      const answer = await postRaw(behind.server.url, toolCallRequest('search_leads', { page_size: 5 }), {
         token: key,
       });
-      expect(Date.now() - startedAt).toBeLessThan(3500);
-      // The credential cannot be checked: the HTTP edge answers 503 before any tool runs.
       expect(answer.status).toBe(503);
       expect(answer.headers.get('retry-after')).toBe('5');
       expect(answer.json).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(hole.abandonedConnections).toBeGreaterThan(0);
     } finally {
-      await restartMongo();
+      await behind.proxies.restore();
     }
-    await expect
-      .poll(
-        async () => (await postRaw(server.url, toolCallRequest('get_account_usage'), { token: key })).status,
-        {
-          timeout: 20_000,
-          interval: 250,
-        },
-      )
-      .toBe(200);
-    expect(await accountState()).toEqual(before);
-    const recovered = await enrich(lead.id);
-    expect(recovered.structuredContent).toMatchObject({
-      charged_credits: 1,
-      credits: (before.credits ?? 0) - 1,
-    });
-  }, 300_000);
-
-  it('MongoDB stopped in the middle of a charge: the charge is reversed after recovery', async () => {
-    const lead = openLeads[2] as LeadDoc;
-    const before = await accountState();
-    // The server goes away just after the enrichment was reserved: the credit cannot be taken and
-    // the undo cannot reach the database either, so the reservation stays journalled.
-    const takeCredit = server.services.accounts.takeCredit.bind(server.services.accounts);
-    vi.spyOn(server.services.accounts, 'takeCredit').mockImplementationOnce(async (...args) => {
-      await stopMongo(mongo);
-      return takeCredit(...args);
-    });
-    let failed: CallToolResult;
-    try {
-      failed = await enrich(lead.id);
-    } finally {
-      await restartMongo();
-    }
-    expect(toolError(failed).code).toBe('unavailable');
-    await expect
-      .poll(
-        async () => (await postRaw(server.url, toolCallRequest('get_account_usage'), { token: key })).status,
-        {
-          timeout: 20_000,
-          interval: 250,
-        },
-      )
-      .toBe(200);
-    // Once the claim is old enough to be known abandoned, the next look at the account reverses it.
-    await new Promise((resolve) => setTimeout(resolve, 10_500));
-    const usage = (await callToolRaw(server.url, key, 'get_account_usage')).structuredContent as {
-      enrichment_credits: { remaining: number };
-      daily_quotas: { enrichments: { used: number } };
-    };
-    expect(usage.enrichment_credits.remaining).toBe(before.credits);
-    expect(usage.daily_quotas.enrichments.used).toBe(before.enrichments);
-    expect(await server.services.unlocks.find(accountId, lead.id)).toBeNull();
-    const recovered = await enrich(lead.id);
-    expect(recovered.structuredContent).toMatchObject({
-      charged_credits: 1,
-      credits: (before.credits ?? 0) - 1,
-    });
-    console.log(
-      `[outage] MongoDB mid-charge: ${JSON.stringify(before)} before, ${JSON.stringify(await accountState())} after recovery and one enrichment`,
-    );
-  }, 300_000);
+    expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
+    expect((await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 })).isError).toBeFalsy();
+  });
 });
+
+/** In the order `charges` reads them: MongoDB compares strings byte by byte. */
+function sortedByLead<T extends { lead_id: string }>(unlocks: T[]): T[] {
+  return [...unlocks].sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1));
+}

@@ -81,7 +81,9 @@ describe('search_companies and get_company over the seeded data', () => {
       .sort((a, b) => b.openRoles - a.openRoles || (rankKey(a.id) < rankKey(b.id) ? -1 : 1));
   }
 
+  /** The first page (25) equals the top 25 of `expected`, which must not be empty (that would prove nothing). */
   async function expectRanking(args: Record<string, unknown>, expected: Ranked[]): Promise<Json> {
+    expect(expected.length).toBeGreaterThan(0);
     const result = await callOk(client, 'search_companies', { ...args, page_size: 25 });
     expect(result.total).toBe(expected.length);
     expect(
@@ -93,6 +95,7 @@ describe('search_companies and get_company over the seeded data', () => {
   describe('search_companies', () => {
     it('ranks companies by matching open roles, then by name, and lists their profiles', async () => {
       const expected = expectedRanking(() => true);
+      const before = await server.services.quotaCounters.used(accountId, 'company_explores', SEEDED_NOW);
       const result = await expectRanking({}, expected);
       const [first] = result.companies;
       const profile = companies.get(first.id) as CompanyDoc;
@@ -108,21 +111,24 @@ describe('search_companies and get_company over the seeded data', () => {
         location: profile.location,
         open_roles: expected[0]?.openRoles,
       });
-      expect(result.quota.used).toBeGreaterThanOrEqual(25);
+      expect(result.quota.used).toBe(before + 25);
     });
 
     it('orders companies with the same number of roles by name', async () => {
-      const expected = expectedRanking(() => true);
-      const tiedCounts = expected.filter(
-        (company, position) => expected[position + 1]?.openRoles === company.openRoles,
+      const result = await expectRanking(
+        { min_open_roles: 3 },
+        expectedRanking(() => true, { minOpenRoles: 3 }),
       );
-      expect(tiedCounts.length).toBeGreaterThan(0);
-      const result = await callOk(client, 'search_companies', { min_open_roles: 3, page_size: 25 });
-      const names = result.companies.map((company: Json) => [company.open_roles, foldKey(company.name)]);
-      for (let position = 1; position < names.length; position++) {
-        const [previousRoles, previousName] = names[position - 1];
-        const [roles, name] = names[position];
-        expect(previousRoles > roles || (previousRoles === roles && previousName <= name)).toBe(true);
+      const page: Json[] = result.companies;
+      // Ties on the page itself whose ids run the other way, so only the name can have ordered them.
+      const tiesOrderedByNameOnly = page.filter((company, position) => {
+        const next = page[position + 1];
+        return next?.open_roles === company.open_roles && next.id < company.id;
+      });
+      expect(tiesOrderedByNameOnly.length).toBeGreaterThan(0);
+      for (const company of tiesOrderedByNameOnly) {
+        const next = page[page.indexOf(company) + 1];
+        expect(foldKey(company.name) < foldKey(next.name)).toBe(true);
       }
     });
 
@@ -187,18 +193,31 @@ describe('search_companies and get_company over the seeded data', () => {
       const expected = expectedRanking((lead) => lead.location.country_code === 'PL');
       expect(expected.length).toBeGreaterThan(25);
       const seen: Ranked[] = [];
+      let pages = 0;
       let cursor: string | undefined;
       do {
         const page = await callOk(client, 'search_companies', { ...args, page_size: 25, cursor });
+        pages++;
         expect(page.total).toBe(expected.length);
         seen.push(
           ...page.companies.map((company: Json) => ({ id: company.id, openRoles: company.open_roles })),
         );
         cursor = page.next_cursor ?? undefined;
       } while (cursor !== undefined);
+      expect(pages).toBe(Math.ceil(expected.length / 25));
       expect(seen).toEqual(expected);
-      const changed = await callError(client, 'search_companies', { location: 'Austria', cursor: 'x' });
+    });
+
+    it('refuses a cursor of one search sent with other filters', async () => {
+      const first = await callOk(client, 'search_companies', { location: 'Poland', page_size: 5 });
+      expect(first.next_cursor).toEqual(expect.any(String));
+      const changed = await callError(client, 'search_companies', {
+        location: 'Austria',
+        page_size: 5,
+        cursor: first.next_cursor,
+      });
       expect(changed).toMatchObject({ code: 'invalid_argument', details: { field: 'cursor' } });
+      expect(changed.message).toMatch(/different search/);
     });
   });
 
@@ -242,6 +261,9 @@ describe('search_companies and get_company over the seeded data', () => {
       const postedBetween = (from: number, to: number) =>
         own.filter((lead) => lead.posted_date >= seededDaysAgo(from) && lead.posted_date <= seededDaysAgo(to))
           .length;
+      // Both windows hold roles, different numbers of them: a window counting nothing or swapped would show.
+      expect(postedBetween(6, 0)).toBeGreaterThan(0);
+      expect(postedBetween(13, 7)).not.toBe(postedBetween(6, 0));
       expect(company.posted_last_7_days).toBe(postedBetween(6, 0));
       expect(company.posted_previous_7_days).toBe(postedBetween(13, 7));
 
@@ -255,6 +277,7 @@ describe('search_companies and get_company over the seeded data', () => {
         .filter((signal) => signal.company.id === profile.id)
         .sort(newestSignalsFirst)
         .slice(0, 5);
+      expect(newestSignals).toHaveLength(5);
       expect(company.recent_signals).toEqual(
         newestSignals.map(({ id, category, polarity, title, announced_on, url }) => ({
           id,

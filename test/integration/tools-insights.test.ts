@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { COUNTRY_NAMES } from '../../src/domain/enums.js';
+import { foldKey } from '../../src/domain/fold.js';
 import {
   allLeads,
   callOk,
@@ -10,6 +11,7 @@ import {
   openNonAgencyLeads,
   openSeededIndex,
   type SeededIndex,
+  seededDaysAgo,
   startSeededServer,
 } from '../support/seeded-data.js';
 import type { TestServer } from '../support/test-server.js';
@@ -52,11 +54,27 @@ function groupsOf(leads: readonly LeadDoc[], dimension: string): Group[] {
 
 const share = (part: number, whole: number) => Math.round((part / whole) * 1000) / 10;
 
+/** Change from the period before, one decimal; none after an empty period (or before the first). */
+const change = (count: number, previous: number) =>
+  previous === 0 ? null : Math.round(((count - previous) / previous) * 1000) / 10;
+
+/** Roles per period key. */
+function countBy(leads: readonly LeadDoc[], periodOf: (lead: LeadDoc) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const lead of leads) counts.set(periodOf(lead), (counts.get(periodOf(lead)) ?? 0) + 1);
+  return counts;
+}
+
 /** The Monday (UTC) starting the week of a `YYYY-MM-DD` date. */
 function weekOf(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   const sinceMonday = (date.getUTCDay() + 6) % 7;
   return new Date(date.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The Monday `weeks` weeks after the Monday `week` (before it when negative). */
+function weeksAfter(week: string, weeks: number): string {
+  return new Date(Date.parse(`${week}T00:00:00Z`) + weeks * 7 * 86_400_000).toISOString().slice(0, 10);
 }
 
 describe('get_market_insights and get_filter_options over the seeded data', () => {
@@ -105,25 +123,39 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
       expect(result.other_count).toBe(inGroups - top.reduce((sum, group) => sum + group.count, 0));
       if (groupBy !== 'skill') expect(inGroups).toBe(result.total);
     });
+
+    it('orders groups with the same count by their bucket key: companies by name', async () => {
+      const result = await callOk(client, 'get_market_insights', { group_by: 'company' });
+      const rows: Json[] = result.rows;
+      // Ties in the rows themselves whose keys (company ids) run the other way: only the name ordered them.
+      const tiesOrderedByNameOnly = rows.filter((row, position) => {
+        const next = rows[position + 1];
+        return next?.count === row.count && next.key < row.key;
+      });
+      expect(tiesOrderedByNameOnly.length).toBeGreaterThan(0);
+      for (const row of tiesOrderedByNameOnly) {
+        const next = rows[rows.indexOf(row) + 1];
+        expect(foldKey(row.label) < foldKey(next.label)).toBe(true);
+      }
+    });
   });
 
   it('posted_month: the last periods oldest first, each with its change against the one before', async () => {
     const result = await callOk(client, 'get_market_insights', { group_by: 'posted_month', limit: 12 });
-    const counts = new Map<string, number>();
-    for (const lead of open) {
-      const month = lead.posted_date.slice(0, 7);
-      counts.set(month, (counts.get(month) ?? 0) + 1);
-    }
+    const counts = countBy(open, (lead) => lead.posted_date.slice(0, 7));
     const months = [...counts.keys()].sort();
     expect(months.at(-1)).toBe('2026-11');
     const shown = months.slice(-12);
     expect(result.rows.map((row: Json) => row.key)).toEqual(shown);
     expect(result.rows[0].label).toBe('December 2025');
+    // Thirteen months of data: the first row shown still has a month before it to compare with.
+    expect(months).toHaveLength(13);
     result.rows.forEach((row: Json, position: number) => {
       const previous = counts.get(months[months.length - 12 + position - 1] as string) as number;
+      expect(previous).toBeGreaterThan(0);
       expect(row.count).toBe(counts.get(row.key));
       expect(row.share_percent).toBe(share(row.count, open.length));
-      expect(row.change_percent).toBe(Math.round(((row.count - previous) / previous) * 1000) / 10);
+      expect(row.change_percent).toBe(change(row.count, previous));
     });
     expect(result.other_count).toBe(
       open.length - shown.reduce((sum, month) => sum + (counts.get(month) ?? 0), 0),
@@ -133,15 +165,53 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
 
   it('posted_week: calendar weeks from Monday, up to the current one', async () => {
     const result = await callOk(client, 'get_market_insights', { group_by: 'posted_week', limit: 5 });
-    const counts = new Map<string, number>();
-    for (const lead of open)
-      counts.set(weekOf(lead.posted_date), (counts.get(weekOf(lead.posted_date)) ?? 0) + 1);
+    const counts = countBy(open, (lead) => weekOf(lead.posted_date));
     const weeks = [...counts.keys()].sort().slice(-5);
     expect(weeks.at(-1)).toBe('2026-10-26');
-    expect(result.rows.map((row: Json) => [row.key, row.label, row.count])).toEqual(
-      weeks.map((week) => [week, `Week of ${week}`, counts.get(week)]),
+    expect(result.rows.map((row: Json) => [row.key, row.label, row.count, row.change_percent])).toEqual(
+      weeks.map((week) => {
+        const count = counts.get(week) as number;
+        return [week, `Week of ${week}`, count, change(count, counts.get(weeksAfter(week, -1)) ?? 0)];
+      }),
     );
-    for (const row of result.rows) expect(row.change_percent).toEqual(expect.any(Number));
+  });
+
+  it('posted_week fills empty weeks with 0 and gives no change after one, nor for the first', async () => {
+    const days = 84;
+    const firstDay = seededDaysAgo(days);
+    const weeksOf = (companyId: string | null) =>
+      countBy(
+        open.filter((lead) => lead.company.id === companyId && lead.posted_date >= firstDay),
+        (lead) => weekOf(lead.posted_date),
+      );
+    const thisWeek = weekOf(seededDaysAgo(0));
+    const shown: string[] = [];
+    for (let week = weekOf(firstDay); week <= thisWeek; week = weeksAfter(week, 1)) shown.push(week);
+    // A company whose weeks in the window include an empty one followed by a busy one.
+    const company = [...new Set(open.map((lead) => lead.company.id))].find((id) => {
+      if (id === null) return false;
+      const counts = weeksOf(id);
+      return shown.some(
+        (week, position) => position > 0 && !counts.has(shown[position - 1] as string) && counts.has(week),
+      );
+    });
+    expect(company).toEqual(expect.any(String));
+    const counts = weeksOf(company as string);
+
+    const result = await callOk(client, 'get_market_insights', {
+      group_by: 'posted_week',
+      limit: 50,
+      filters: { company_id: company, posted_within_days: days },
+    });
+    expect(result.rows.map((row: Json) => [row.key, row.count, row.change_percent])).toEqual(
+      shown.map((week, position) => {
+        const count = counts.get(week) ?? 0;
+        const previous = position === 0 ? 0 : (counts.get(shown[position - 1] as string) ?? 0);
+        return [week, count, change(count, previous)];
+      }),
+    );
+    expect(result.rows.some((row: Json) => row.count === 0)).toBe(true);
+    expect(result.other_count).toBe(0);
   });
 
   it('metric salary gives figures from the annualised midpoints in the chosen currency', async () => {
@@ -154,6 +224,9 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
     expect(withoutSalary).toBeGreaterThan(0);
     expect(result.notes.join(' ')).toContain(
       `${withoutSalary} of the ${open.length} matching roles give no salary`,
+    );
+    expect(result.rows.map((row: Json) => row.key)).toEqual(
+      groupsOf(open, 'experience_level').map((group) => group.key),
     );
     for (const row of result.rows) {
       const mids = open
@@ -189,6 +262,11 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
       limit: 3,
     });
     expect(result.breakdown_by).toBe('work_type');
+    expect(result.rows.map((row: Json) => row.key)).toEqual(
+      groupsOf(open, 'country')
+        .slice(0, 3)
+        .map((group) => group.key),
+    );
     for (const row of result.rows) {
       const inCountry = open.filter((lead) => lead.location.country_code === row.key);
       const expected = groupsOf(inCountry, 'work_type').map((group) => ({

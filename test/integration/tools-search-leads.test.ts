@@ -56,8 +56,12 @@ describe('search_leads and get_lead over the seeded data', () => {
     await index?.close();
   });
 
-  /** The first page (25) equals the newest 25 of `expected`, and `total` counts all of them. */
+  /**
+   * The first page (25) equals the newest 25 of `expected`, and `total` counts all of them. An empty
+   * `expected` is refused: a filter that matches nothing would pass against a search that finds nothing.
+   */
   async function expectSearch(args: Record<string, unknown>, expected: LeadDoc[]): Promise<Json> {
+    expect(expected.length).toBeGreaterThan(0);
     const result = await callOk(client, 'search_leads', { ...args, page_size: 25 });
     const newest = [...expected].sort(newestLeadsFirst).slice(0, 25);
     expect(result.total).toBe(expected.length);
@@ -67,6 +71,7 @@ describe('search_leads and get_lead over the seeded data', () => {
   }
 
   it('without filters returns the newest open roles, agencies left out, as lead cards', async () => {
+    const before = await server.services.quotaCounters.used(accountId, 'lead_explores', SEEDED_NOW);
     const result = await expectSearch({}, open);
     expect(open.length).toBeGreaterThan(1000);
     const [card] = result.leads;
@@ -87,7 +92,20 @@ describe('search_leads and get_lead over the seeded data', () => {
     });
     expect(result.notes).toEqual([]);
     expect(result.next_cursor).toEqual(expect.any(String));
-    expect(result.quota).toMatchObject({ used: expect.any(Number), limit: null, remaining: null });
+    expect(result.quota).toMatchObject({ used: before + 25, limit: null, remaining: null });
+  });
+
+  it('orders leads posted the same day by seq, highest first', async () => {
+    const result = await expectSearch({}, open);
+    const page: LeadDoc[] = result.leads.map((card: Json) => byId.get(card.id));
+    // The tie must be on the page: seeded in generation order, a search without the seq
+    // tiebreak would list them lowest seq first.
+    const tied = page.filter((lead, position) => lead.posted_date === page[position + 1]?.posted_date);
+    expect(tied.length).toBeGreaterThan(1);
+    page.slice(1).forEach((lead, position) => {
+      const before = page[position] as LeadDoc;
+      if (before.posted_date === lead.posted_date) expect(before.seq).toBeGreaterThan(lead.seq);
+    });
   });
 
   it('include_recruitment_agencies adds the agencies’ open roles', async () => {
@@ -245,24 +263,35 @@ describe('search_leads and get_lead over the seeded data', () => {
     it('pages to the end of a 60-result search, visiting every lead once, in order', async () => {
       const args = { location: 'Bristol' };
       const expected = open.filter((lead) => lead.location.city === 'Bristol').map((lead) => lead.id);
-      expect(expected.length).toBeGreaterThanOrEqual(50);
-      expect(expected.length).toBeLessThanOrEqual(75);
+      // More than the first three pages hold, fewer than four: the last page is a short one.
+      expect(expected.length).toBeGreaterThan(60);
+      expect(expected.length).toBeLessThan(85);
+      const pages: number[] = [];
       const seen: string[] = [];
       let cursor: string | undefined;
       // page_size may change from page to page.
       for (const pageSize of [25, 10, 25, 25]) {
         const page = await callOk(client, 'search_leads', { ...args, page_size: pageSize, cursor });
         expect(page.total).toBe(expected.length);
+        pages.push(page.returned);
         seen.push(...page.leads.map((lead: Json) => lead.id));
         cursor = page.next_cursor ?? undefined;
         if (cursor === undefined) break;
       }
       expect(cursor).toBeUndefined();
+      expect(pages).toEqual([25, 10, 25, expected.length - 60]);
       expect(seen).toEqual(expected);
     });
 
     it('refuses a cursor sent with changed filters, and an altered cursor', async () => {
       const first = await callOk(client, 'search_leads', { location: 'Bristol', page_size: 5 });
+      expect(first.next_cursor).toEqual(expect.any(String));
+      const next = await callOk(client, 'search_leads', {
+        location: 'Bristol',
+        page_size: 5,
+        cursor: first.next_cursor,
+      });
+      expect(next.returned).toBe(5);
       const changed = await callError(client, 'search_leads', {
         location: 'Bristol',
         work_type: 'Remote',
@@ -273,10 +302,12 @@ describe('search_leads and get_lead over the seeded data', () => {
 
       const otherTool = await callError(client, 'search_signals', { cursor: first.next_cursor });
       expect(otherTool).toMatchObject({ code: 'invalid_argument', details: { field: 'cursor' } });
+      expect(otherTool.message).toMatch(/different search/);
 
       const altered = `${first.next_cursor.slice(0, -2)}xx`;
       const tampered = await callError(client, 'search_leads', { location: 'Bristol', cursor: altered });
       expect(tampered).toMatchObject({ code: 'invalid_argument', details: { field: 'cursor' } });
+      expect(tampered.message).toMatch(/not valid/);
     });
 
     it('stops a search with more than 1,000 matches at 1,000, cutting the page that would pass it', async () => {
@@ -303,10 +334,19 @@ describe('search_leads and get_lead over the seeded data', () => {
   });
 
   it('marks leads the account has unlocked as enriched', async () => {
-    const [newest] = open;
-    await server.services.unlocks.recordAppUnlock(accountId, (newest as LeadDoc).id, SEEDED_NOW);
-    const result = await callOk(client, 'search_leads', { page_size: 2 });
-    expect(result.leads.map((lead: Json) => lead.enriched)).toEqual([true, false]);
+    // An account of its own: the get_lead tests unlock leads for the shared one.
+    const own = await connectSeededClient(server);
+    try {
+      const [newest] = open;
+      await server.services.unlocks.recordAppUnlock(own.accountId, (newest as LeadDoc).id, SEEDED_NOW);
+      const result = await callOk(own.client, 'search_leads', { page_size: 2 });
+      expect(result.leads.map((lead: Json) => [lead.id, lead.enriched])).toEqual([
+        [open[0]?.id, true],
+        [open[1]?.id, false],
+      ]);
+    } finally {
+      await own.client.close();
+    }
   });
 
   describe('get_lead', () => {

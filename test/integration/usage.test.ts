@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
 import { openAdminStores } from '../../src/admin/commands.js';
 import { SCOPES } from '../../src/auth/scopes.js';
+import { addMonthsClamped } from '../../src/billing/credit-renewal.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
 import {
@@ -40,13 +41,15 @@ describe('get_account_usage', () => {
 
   it('shows exact counts before and after searches and enrichments', async () => {
     const { client, accountId } = await connectSeededClient(server, { plan: 'growth' });
-    await server.services.accounts.update(accountId, { credits_remaining: 100 }, new Date());
+    const account = await server.services.accounts.update(accountId, { credits_remaining: 100 }, new Date());
+    // Credits renew a calendar month after the account was created.
+    const renewal = addMonthsClamped(account?.created_at as Date, 1).toISOString();
     const before = await callOk(client, 'get_account_usage');
     expect(before).toEqual({
       plan: 'growth',
       subscription_status: 'active',
       credential: { type: 'api_key', scopes: [...SCOPES] },
-      enrichment_credits: { remaining: 100, monthly_allowance: 500, resets_at: expect.stringMatching(/Z$/) },
+      enrichment_credits: { remaining: 100, monthly_allowance: 500, resets_at: renewal },
       daily_quotas: {
         lead_explores: { used: 0, limit: 2500, remaining: 2500, resets_at: RESETS_AT },
         company_explores: { used: 0, limit: 1000, remaining: 1000, resets_at: RESETS_AT },
@@ -76,7 +79,7 @@ describe('get_account_usage', () => {
       insight_queries: { used: 1, limit: 250, remaining: 249, resets_at: RESETS_AT },
       enrichments: { used: 2, limit: 300, remaining: 298, resets_at: RESETS_AT },
     });
-    expect(after.enrichment_credits.remaining).toBe(98);
+    expect(after.enrichment_credits).toEqual({ remaining: 98, monthly_allowance: 500, resets_at: renewal });
 
     const { credential, ...rest } = await adminUsage(accountId);
     const { credential: _, ...afterRest } = after;

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { tools } from '../../src/tools/registry.js';
+import { TOOL_POLICY } from '../support/tool-policy.js';
+
+describe('the tool catalog', () => {
+  it("matches the table of every tool's scope, access and meter", () => {
+    const catalog = Object.fromEntries(
+      tools.map((tool) => [tool.name, { scope: tool.scope, access: tool.access, meters: tool.meters }]),
+    );
+    expect(catalog).toEqual(TOOL_POLICY);
+  });
+});
