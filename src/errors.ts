@@ -1,6 +1,6 @@
 /**
- * Domain errors: thrown anywhere below the tool layer, turned into the contract's
- * `isError` tool result in exactly one place (`src/mcp/tool-result.ts`).
+ * Domain errors: thrown anywhere below the tool layer, turned into the `isError` tool result of
+ * docs/results-and-errors.md ("Error codes") in exactly one place (`src/mcp/tool-result.ts`).
  */
 export type ErrorCode =
   | 'invalid_argument'

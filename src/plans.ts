@@ -24,7 +24,7 @@ export interface Plan {
   calls_per_minute: number;
 }
 
-/** The specification fixes enrichments at 300 a day on every plan that can enrich. */
+/** Enrichments are 300 a day on every plan that can enrich (docs/plans.md). */
 const ENRICHMENTS_PER_DAY = 300;
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {

@@ -278,7 +278,7 @@ export const INDUSTRIES: readonly Industry[] = [
   },
 ];
 
-/** Recruitment agencies post roles for clients; the spec hides them unless asked for. */
+/** Recruitment agencies post roles for clients; searches hide them unless asked for. */
 export const AGENCY_INDUSTRY: Industry = {
   name: 'Recruitment & Staffing',
   sector: 'Professional Services',

@@ -1,4 +1,7 @@
-/** The scopes a credential can carry (CONTRACT §3). A new API key gets all of them unless others are asked for. */
+/**
+ * The scopes a credential can carry (docs/protocol.md, "Scopes"). A new API key gets all of them
+ * unless others are asked for.
+ */
 export const SCOPES = [
   'leads:read',
   'companies:read',

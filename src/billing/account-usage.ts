@@ -5,7 +5,7 @@ import type { Account } from '../stores/accounts.js';
 import { creditsNow } from './credits.js';
 import { type EnrichmentDeps, recoverAbandonedClaims } from './enrich.js';
 
-/** What `get_account_usage` and `admin usage` return (CONTRACT §9). */
+/** What `get_account_usage` and `admin usage` return (docs/enrichment.md, "get_account_usage"). */
 export interface AccountUsage {
   plan: Account['plan'];
   subscription_status: Account['subscription_status'];

@@ -1,4 +1,4 @@
-/** The fixed value lists of the specification; `get_filter_options` returns them as they are here. */
+/** The fixed value lists of the filters; `get_filter_options` returns them as they are here. */
 
 export const EXPERIENCE_LEVELS = ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'] as const;
 export const WORK_TYPES = ['Remote', 'Hybrid', 'On-site'] as const;

@@ -15,8 +15,9 @@ export function protectedResourceMetadataUrl(baseUrl: string): string {
 }
 
 /**
- * Authenticates `/mcp` at the HTTP edge (CONTRACT §3): the bearer credential becomes
- * `requestState(res).principal`; tools never see headers. Refusals are RFC 6750 challenges.
+ * Authenticates `/mcp` at the HTTP edge (docs/protocol.md, "Authentication"): the bearer
+ * credential becomes `requestState(res).principal`; tools never see headers. Refusals are RFC 6750
+ * challenges.
  */
 export function authenticate(deps: {
   verify: CredentialVerifier;
@@ -92,8 +93,8 @@ export function authenticate(deps: {
 
 /**
  * An OAuth token lacking a scope the client can add by asking the user again gets an HTTP 403
- * challenge, which only express can send: tool results cannot set the status (CONTRACT §3).
- * API keys cannot step up; they get the `insufficient_scope` tool result instead.
+ * challenge, which only express can send: tool results cannot set the status (docs/protocol.md,
+ * "Scopes"). API keys cannot step up; they get the `insufficient_scope` tool result instead.
  */
 export function requireStepUpScopes(deps: {
   toolsByName: ReadonlyMap<string, AnyToolDefinition>;

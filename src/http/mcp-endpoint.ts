@@ -15,7 +15,7 @@ import { createMcpServer, type ToolCatalog } from '../mcp/server.js';
 import type { Services } from '../mcp/services.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
 
-/** The revisions the contract serves; the SDK itself would also accept two older ones. */
+/** The revisions served (docs/protocol.md, "Transport"); the SDK itself would also accept two older ones. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
 
 /** Both forms the transport insists on, whatever the client sent: scripts often send neither. */
@@ -23,7 +23,7 @@ const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** An unsupported `MCP-Protocol-Version` header is a 400 (CONTRACT §1). */
+/** An unsupported `MCP-Protocol-Version` header is a 400 (docs/protocol.md, "Transport"). */
 export const checkProtocolVersionHeader: RequestHandler = (req, res, next) => {
   const version = req.get('mcp-protocol-version');
   if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return next();
@@ -36,8 +36,9 @@ export const checkProtocolVersionHeader: RequestHandler = (req, res, next) => {
 };
 
 /**
- * Body-parser failures in the contract's words (413 for oversize bodies, 400/-32700 for malformed
- * JSON), each a client fault: answered with its own status and logged as such, never as an error.
+ * Body-parser failures as docs/protocol.md ("Transport") lists them (413 for oversize bodies,
+ * 400/-32700 for malformed JSON), each a client fault: answered with its own status and logged as
+ * such, never as an error.
  */
 export const bodyErrorsAsJsonRpc: ErrorRequestHandler = (error, req, res, next) => {
   const fault = bodyFault(error as BodyParserError, req.get('content-encoding'));

@@ -1,8 +1,9 @@
 import type { QuotaLimit } from '../plans.js';
 
 /**
- * The `quota` object of a metered result (CONTRACT §7); `limit` and `remaining` are null when unlimited.
- * A type alias, not an interface, so it fits output schemas declared as loose objects (index signature).
+ * The `quota` object of a metered result (docs/plans.md, "The quota object"); `limit` and
+ * `remaining` are null when unlimited. A type alias, not an interface, so it fits output schemas
+ * declared as loose objects (index signature).
  */
 export type QuotaState = {
   used: number;

@@ -10,8 +10,8 @@ export function successResult(value: Record<string, unknown>): CallToolResult {
 }
 
 /**
- * The one place an error becomes a tool result (CONTRACT §2). No `structuredContent`: clients
- * validate it against the output schema, which describes success.
+ * The one place an error becomes a tool result (docs/results-and-errors.md, "Tool errors"). No
+ * `structuredContent`: clients validate it against the output schema, which describes success.
  */
 export function errorResult(error: DomainError): CallToolResult {
   const body = { error: { code: error.code, message: error.message, details: error.details } };

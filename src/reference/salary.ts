@@ -4,7 +4,8 @@ import fxRates from './fx-rates.json' with { type: 'json' };
 
 /**
  * Salary arithmetic shared by the seed (at indexing time) and the search code (for query
- * bounds), so that an annual figure means the same thing on both sides (CONTRACT §4).
+ * bounds), so that an annual figure means the same thing on both sides (docs/results-and-errors.md,
+ * "Money and salaries").
  */
 
 export interface SalaryRange {

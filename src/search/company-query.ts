@@ -21,7 +21,7 @@ import {
  *   hiring_for_title, posted_within_days) at companies that pass the company filters. The
  *   company fields (name key, industry, size band, agency flag) are copied onto every lead
  *   at indexing time, so company filters need no join; roles of companies without a profile
- *   (`company.id` missing) are left out, as the contract lists only companies with one;
+ *   (`company.id` missing) are left out, as search_companies lists only companies with one;
  * - `ranked` is a terms aggregation on `company.rank_key` (`name_key|id`) ordered by count,
  *   then key, i.e. by open roles descending then name; its size reaches just past the page,
  *   at most 1,000 (the paging cap), and the page is sliced from it by offset;

@@ -3,12 +3,12 @@ import type { estypes } from '@elastic/elasticsearch';
 import { InvalidArgument } from '../errors.js';
 
 /**
- * Opaque page cursors (CONTRACT §6). A cursor is `<payload>.<signature>`, both base64url:
- * the payload is JSON naming the tool, a fingerprint of the search's arguments, the
- * `search_after` position and how many results were already served; the signature is an
- * HMAC-SHA256 of the payload under the server secret. The server keeps no state, so a
- * cursor must carry everything the next page needs and be impossible to forge or move to
- * another search.
+ * Opaque page cursors (docs/search-semantics.md, "Ordering and paging"). A cursor is
+ * `<payload>.<signature>`, both base64url: the payload is JSON naming the tool, a fingerprint of
+ * the search's arguments, the `search_after` position and how many results were already served;
+ * the signature is an HMAC-SHA256 of the payload under the server secret. The server keeps no
+ * state, so a cursor must carry everything the next page needs and be impossible to forge or move
+ * to another search.
  */
 
 export interface PagePosition {

@@ -3,7 +3,7 @@ import { COUNTRY_NAMES } from '../domain/enums.js';
 import type { CompanyHiring } from './company-profile-query.js';
 
 /**
- * Result shaping: documents in, the exact objects the spec lists out. Fields are copied one
+ * Result shaping: documents in, the exact objects of the output schemas out. Fields are copied one
  * by one, so nothing indexed for internal use (keys, seq, rank keys) ever reaches a client.
  */
 
@@ -77,7 +77,7 @@ function toLeadDetails(details: LeadDetailsDoc) {
 
 /**
  * The `get_lead` preview, also the `lead` of `enrich_lead`. `enrichment_cost_credits` stays
- * 1 for a closed role that is not unlocked (the spec allows only 0 or 1); the notes from
+ * 1 for a closed role that is not unlocked (the field holds only 0 or 1); the notes from
  * `leadPreviewNotes` tell the assistant that such a role can no longer be enriched.
  */
 export function toLeadPreview(doc: LeadDoc, enriched: boolean) {

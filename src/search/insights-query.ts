@@ -5,9 +5,10 @@ import { countryName } from './dto.js';
 import { buildLeadFilter, daysBefore, isoDate, type SearchBody } from './lead-query.js';
 
 /**
- * `get_market_insights` (CONTRACT §10) as ONE search on the leads index with `size: 0`:
- * the lead filters of `search_leads` (open roles only), an exact `total`, one aggregation
- * for `group_by` and, inside each group, the breakdown and salary aggregations.
+ * `get_market_insights` (docs/search-semantics.md, "get_market_insights") as ONE search on the
+ * leads index with `size: 0`: the lead filters of `search_leads` (open roles only), an exact
+ * `total`, one aggregation for `group_by` and, inside each group, the breakdown and salary
+ * aggregations.
  *
  * - Terms dimensions rank groups by count, then key, and `other_count` is the terms
  *   aggregation's `sum_other_doc_count`: the roles in groups beyond `limit`. A role has many
@@ -197,7 +198,7 @@ export interface InsightsResponse {
   };
 }
 
-/** The CONTRACT §10 object without `quota` (the metering wrapper adds it). */
+/** The `get_market_insights` result without `quota` (the metering wrapper adds it). */
 export function shapeInsights(
   args: MarketInsightsArgs,
   response: InsightsResponse,

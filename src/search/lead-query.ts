@@ -7,9 +7,9 @@ import type { LeadFilters, SearchLeadsArgs } from '../tools/params.js';
 import type { PagePosition } from './cursor.js';
 
 /**
- * Pure builders for queries on the leads index (CONTRACT §5). Each clause builder covers one
- * filter so `search_leads`, `get_market_insights` and `search_companies` share the exact
- * same semantics.
+ * Pure builders for queries on the leads index (docs/search-semantics.md, "Matching"). Each clause
+ * builder covers one filter so `search_leads`, `get_market_insights` and `search_companies` share
+ * the exact same semantics.
  */
 
 export type Query = estypes.QueryDslQueryContainer;

@@ -23,7 +23,7 @@ export const SIGNAL_FIELDS = [
 export const RECENT_SIGNAL_FIELDS = ['id', 'category', 'polarity', 'title', 'announced_on', 'url'];
 
 /**
- * One page of `search_signals`, newest first. The spec returns no total, so instead of
+ * One page of `search_signals`, newest first. It returns no total, so instead of
  * counting every match the page fetches one signal more than it serves: that extra one
  * says whether a next page exists.
  */

@@ -8,8 +8,8 @@ import { abbreviate } from './json-text.js';
  * exchange when one does not hold (fast-check then shrinks the input and prints its seed).
  */
 
-/** The `error.code` values of the contract's tool errors. */
-const CONTRACT_ERROR_CODES = [
+/** The `error.code` values of tool errors (docs/results-and-errors.md, "Error codes"). */
+const TOOL_ERROR_CODES = [
   'invalid_argument',
   'not_found',
   'insufficient_scope',
@@ -47,7 +47,7 @@ export function checkNoServerFault(request: HttpRequest, answer: HttpAnswer): vo
   if (error?.code === JSON_RPC.internalError) {
     throw new FuzzFailure('answered JSON-RPC -32603 (internal error) to client input', request, answer);
   }
-  if (answer.status === 406) throw new FuzzFailure('answered 406: the contract never does', request, answer);
+  if (answer.status === 406) throw new FuzzFailure('answered 406: the server never does', request, answer);
   if (answer.text.length > 0 && request.method !== 'HEAD') {
     if (answer.json === undefined) throw new FuzzFailure('answered a body that is not JSON', request, answer);
     if (!String(answer.headers['content-type']).startsWith('application/json')) {
@@ -122,9 +122,9 @@ export interface ToolError {
 }
 
 /**
- * A tool result as the contract shapes it: success with `structuredContent` and the same JSON as
- * text, or `isError` with one text item holding `{ error: { code, message, details } }`, whose
- * code is the contract's and never `internal` (a tool failing on client input is a bug).
+ * A tool result as docs/results-and-errors.md shapes it: success with `structuredContent` and the
+ * same JSON as text, or `isError` with one text item holding `{ error: { code, message, details } }`,
+ * whose code is a documented one and never `internal` (a tool failing on client input is a bug).
  */
 export function checkToolResult(request: HttpRequest, answer: HttpAnswer, result: unknown): ToolError | null {
   const fail = (problem: string) => new FuzzFailure(problem, request, answer);
@@ -151,8 +151,8 @@ export function checkToolResult(request: HttpRequest, answer: HttpAnswer, result
   } catch {
     throw fail('an error result whose text is not JSON');
   }
-  if (!CONTRACT_ERROR_CODES.includes(error?.code))
-    throw fail(`error code ${JSON.stringify(error?.code)} is not the contract's`);
+  if (!TOOL_ERROR_CODES.includes(error?.code))
+    throw fail(`error code ${JSON.stringify(error?.code)} is not a documented one`);
   if (error.code === 'internal') throw fail('the tool failed with internal on client input');
   if (typeof error.message !== 'string' || error.message === '') throw fail('an error without a message');
   if (typeof error.details !== 'object' || error.details === null) throw fail('an error without details');

@@ -18,8 +18,9 @@ import {
 import { createAccountWithKey, TEST_BASE_URL, type TestServer } from '../support/test-server.js';
 
 /**
- * enrich_lead through the HTTP endpoint over the seeded data: the spec's state table, the error
- * table in the contract's check order, and the concurrency guarantees (CONTRACT §7, §8).
+ * enrich_lead through the HTTP endpoint over the seeded data: unlocked or not, open or closed, each
+ * error in the check order, and the concurrency guarantees (docs/enrichment.md, "Check order" and
+ * "Why every interleaving ends right").
  */
 describe('enrich_lead', () => {
   let server: TestServer;
@@ -190,7 +191,7 @@ describe('enrich_lead', () => {
     });
   });
 
-  describe('errors, in the contract check order', () => {
+  describe('errors, in the documented check order', () => {
     it('insufficient_scope comes first, even for an unknown lead (API key: the tool error)', async () => {
       const { key } = await newAccount({ scopes: ['leads:read', 'account:read'] });
       expect(toolError(await enrich(key, 'ld_0000000000'))).toMatchObject({

@@ -375,7 +375,7 @@ describe('the /mcp endpoint under fuzzing', () => {
   );
 
   it(
-    "refuses hostile tool arguments with the contract's errors naming a field that was sent, charging nothing",
+    'refuses hostile tool arguments with the documented errors naming a field that was sent, charging nothing',
     async () => {
       const cases = fc
         .constantFrom(...tools)

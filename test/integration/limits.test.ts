@@ -68,8 +68,9 @@ async function inOneMinuteWindow<T>(burst: () => Promise<T>) {
 }
 
 /**
- * Limits shared by every server process (CONTRACT §7): one in-process test server and one separate
- * `src/main.ts` process over the same MongoDB and Elasticsearch, both on the real clock.
+ * Limits shared by every server process (docs/plans.md, "How counting works"): one in-process test
+ * server and one separate `src/main.ts` process over the same MongoDB and Elasticsearch, both on the
+ * real clock.
  */
 describe('limits across two server processes', () => {
   let inProcess: TestServer;

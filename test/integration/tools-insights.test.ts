@@ -310,7 +310,7 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
     expect(result.notes.join(' ')).toMatch(/not recognised/);
   });
 
-  it('get_filter_options lists the values of the spec and the most common industries', async () => {
+  it('get_filter_options lists the documented values and the most common industries', async () => {
     const options = await callOk(client, 'get_filter_options');
     expect(options).toMatchObject({
       experience_levels: ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'],

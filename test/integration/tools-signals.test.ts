@@ -64,7 +64,7 @@ describe('search_signals over the seeded data', () => {
     return { company: (busiest?.[0] as SignalDoc).company, ids: (busiest ?? []).map((signal) => signal.id) };
   }
 
-  it('returns the newest signals first, with the fields of the spec and no quota', async () => {
+  it('returns the newest signals first, with the documented fields and no quota', async () => {
     const result = await callOk(client, 'search_signals', {});
     expect(result.returned).toBe(10);
     expect(result.quota).toBeUndefined();

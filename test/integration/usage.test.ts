@@ -17,7 +17,10 @@ import { createAccountWithKey, type TestServer } from '../support/test-server.js
 
 const RESETS_AT = '2026-11-02T00:00:00.000Z';
 
-/** get_account_usage and `admin usage` (CONTRACT §9) through the HTTP endpoint over the seeded data. */
+/**
+ * get_account_usage and `admin usage` (docs/enrichment.md, "get_account_usage") through the HTTP
+ * endpoint over the seeded data.
+ */
 describe('get_account_usage', () => {
   let server: TestServer;
   let openLeads: LeadDoc[];

@@ -41,7 +41,7 @@ describe('remaining', () => {
     expect(remainingOf(12, null)).toBeNull();
   });
 
-  it('builds the contract quota object', () => {
+  it('builds the documented quota object', () => {
     expect(quotaState(4, 10, new Date('2026-03-14T10:00:00Z'))).toEqual({
       used: 4,
       limit: 10,

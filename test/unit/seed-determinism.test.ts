@@ -140,7 +140,7 @@ describe('generated data', () => {
     expect(leads.some((lead) => lead.company.is_agency)).toBe(true);
   });
 
-  it('uses the enumerations of the spec', () => {
+  it('uses the enumerations of the filters', () => {
     const valuesOf = (pick: (lead: (typeof leads)[number]) => string | undefined) =>
       new Set(leads.flatMap((lead) => pick(lead) ?? []));
     expect(valuesOf((lead) => lead.experience_level)).toEqual(new Set(EXPERIENCE_LEVELS));

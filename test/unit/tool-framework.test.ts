@@ -11,7 +11,7 @@ describe('tool results', () => {
     expect(result.content).toEqual([{ type: 'text', text: '{"total":2,"items":["a","b"]}' }]);
   });
 
-  it('turn domain errors into the contract error, without structuredContent', () => {
+  it('turn domain errors into the documented error, without structuredContent', () => {
     const result = errorResult(
       asDomainError(new NotFound('lead_id', 'ld_x', 'lead'), { requestId: 'r1', logger: silentLogger }),
     );

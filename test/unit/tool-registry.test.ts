@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tools } from '../../src/tools/registry.js';
 
-/** Tools that change state; every other tool must be read-only (CONTRACT §2). */
+/** Tools that change state; every other tool is read-only (docs/results-and-errors.md, "Annotations"). */
 const WRITING_TOOLS = ['enrich_lead'];
 
 // Each tool's scope, access and meter are pinned in tool-policy.test.ts.
