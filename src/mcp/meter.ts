@@ -1,17 +1,38 @@
-import { QuotaExceeded } from '../errors.js';
+import { QuotaExceeded, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
-import type { QuotaCountersStore } from '../stores/quota-counters.js';
+import {
+  type ChargeRef,
+  counterIdFor,
+  newChargeId,
+  type QuotaCountersStore,
+} from '../stores/quota-counters.js';
 import type { Meter } from '../tools/define-tool.js';
 import { nextUtcMidnight, type QuotaState, quotaState } from './quota-math.js';
 
 export interface CallMeter extends Meter {
   /**
    * Ends the call's metering and gives back everything it still holds; used when the call fails.
-   * Charges and refunds still under way are waited for first, so what they granted is given back
-   * too, and the meter refuses any later charge. Never throws.
+   * Charges and give-backs still under way are waited for first, so what they granted is given
+   * back too, and the meter refuses any later charge. A refund that cannot reach MongoDB is queued
+   * to be retried in the background. Never throws.
    */
   refundAll(): Promise<void>;
+}
+
+/**
+ * One charge of the call. Its counter's journal holds an entry under `chargeId`, written in the same
+ * atomic update as the charge, with the units the charge still holds; a refund is conditional on
+ * that entry and removes it, so whatever happens to the replies, the call is never charged for a
+ * failure and never refunded twice (src/stores/bounded-counter.ts, `takeBackCharge`).
+ */
+interface HeldCharge extends ChargeRef {
+  quota: QuotaKey;
+  /**
+   * What the charge holds, as far as this meter knows; `null` while a write on it is under way or
+   * failed without an answer (it may have landed or not): the refund then reads the journal.
+   */
+  units: number | null;
 }
 
 export function createCallMeter(deps: {
@@ -22,21 +43,26 @@ export function createCallMeter(deps: {
   now: Date;
   logger: Logger;
 }): CallMeter {
-  const { store, accountId, limits, now } = deps;
-  /** What this call holds of each quota, and on which counter (the day it was charged on). */
-  const held = new Map<QuotaKey, { counterId: string; units: number }>();
+  const { store, accountId, limits, now, logger } = deps;
+  const held: HeldCharge[] = [];
   /** Store writes not yet settled: a refund must see what they granted, whenever the call fails. */
   const inFlight = new Set<Promise<unknown>>();
   let ended = false;
 
-  const hold = (quota: QuotaKey, counterId: string, units: number) =>
-    held.set(quota, { counterId, units: (held.get(quota)?.units ?? 0) + units });
-  /** Runs a store write, counting it in flight until it settles. */
-  const track = <T>(write: Promise<T>): Promise<T> => {
-    inFlight.add(write);
-    const settled = () => inFlight.delete(write);
-    write.then(settled, settled);
-    return write;
+  /**
+   * Runs a store write on `charge`, counting it in flight until it settles. Until it answers, what
+   * the charge holds is unknown; `units` says what it holds once the write has answered.
+   */
+  const track = <T>(charge: HeldCharge, write: Promise<T>, units: (answer: T) => number): Promise<T> => {
+    charge.units = null;
+    const settled = write.then((answer) => {
+      charge.units = units(answer);
+      return answer;
+    });
+    inFlight.add(settled);
+    const done = () => inFlight.delete(settled);
+    settled.then(done, done);
+    return settled;
   };
   const exhausted = (quota: QuotaKey) => new QuotaExceeded(quota, nextUtcMidnight(now).toISOString());
 
@@ -59,17 +85,42 @@ export function createCallMeter(deps: {
       if (state.remaining === 0) throw exhausted(quota);
       return { granted: 0, quota: state };
     }
-    // Held as soon as the store answers, inside the tracked write, so a refund waiting on it sees it.
+    // Held before the write is sent, so a refund finds the charge's entry even if the write throws.
+    const holding: HeldCharge = {
+      quota,
+      counterId: counterIdFor(accountId, quota, now),
+      chargeId: newChargeId(),
+      units: null,
+    };
+    held.push(holding);
     const result = await track(
-      store
-        .charge(accountId, quota, want, limit, { partial: options?.partial ?? false, now })
-        .then((done) => {
-          hold(quota, done.counterId, done.granted);
-          return done;
-        }),
+      holding,
+      store.charge(accountId, quota, want, limit, {
+        partial: options?.partial ?? false,
+        now,
+        chargeId: holding.chargeId,
+      }),
+      (done) => done.granted,
     );
     if (result.granted === 0) throw exhausted(quota);
     return { granted: result.granted, quota: quotaState(result.used, limit, now) };
+  };
+
+  /** Gives back what `charge` holds; when MongoDB cannot be reached, queues it. Never throws. */
+  const refund = async (charge: HeldCharge) => {
+    try {
+      await store.refundCharge(charge, charge.units);
+    } catch (error) {
+      if (error instanceof Unavailable) {
+        store.refundInBackground(charge, logger);
+        return;
+      }
+      logger.error('could not refund a failed call', {
+        counter_id: charge.counterId,
+        charge_id: charge.chargeId,
+        error,
+      });
+    }
   };
 
   return {
@@ -78,36 +129,26 @@ export function createCallMeter(deps: {
     peek,
     refundUnused: async (quota, unused) => {
       assertMayCharge(quota);
-      const holding = held.get(quota);
-      if (holding === undefined || unused <= 0 || unused > holding.units) {
-        throw new Error(`Cannot give back ${unused} ${quota}: this call does not hold that many`);
+      // The last charge of `quota`: a search gives back part of the page it has just charged.
+      const holding = held.findLast((candidate) => candidate.quota === quota);
+      const units = holding?.units ?? 0;
+      if (holding === undefined || unused <= 0 || unused > units) {
+        throw new Error(
+          `Cannot give back ${unused} ${quota}: this call's last charge does not hold that many`,
+        );
       }
-      const { counterId } = holding;
-      // Released only once the store confirms; a refund that fails stays held for refundAll.
-      const used = await track(
-        store.refund(counterId, unused).then((after) => {
-          hold(quota, counterId, -unused);
-          return after;
-        }),
-      );
+      // One write, which lowers the journal entry too: if the call fails later, its refund returns
+      // only the rest. Should this write fail without an answer, the refund reads the entry and
+      // returns exactly what it still holds, whether or not the give-back landed.
+      const used = await track(holding, store.giveBack(holding, unused), () => units - unused);
       return quotaState(used, limits.daily_quotas[quota], now);
     },
     refundAll: async () => {
       ended = true;
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      const toRefund = [...held.values()].filter(({ units }) => units > 0);
-      held.clear();
-      for (const { counterId, units } of toRefund) {
-        try {
-          await store.refund(counterId, units);
-        } catch (error) {
-          deps.logger.error('could not refund a failed call', {
-            counter_id: counterId,
-            amount: units,
-            error,
-          });
-        }
-      }
+      const owed = held.filter((charge) => charge.units !== 0);
+      held.length = 0;
+      await Promise.all(owed.map(refund));
     },
   };
 }

@@ -20,7 +20,8 @@ export interface Caller {
 
 /**
  * Runs one tool call: rate limit → plan gate → scope → arguments → handler → output check.
- * Any failure refunds what the call charged and becomes the contract's error result.
+ * Any failure refunds what the call charged and becomes its error result (docs/results-and-errors.md,
+ * "Tool errors").
  */
 export async function runTool(
   tool: AnyToolDefinition,

@@ -9,8 +9,50 @@ export interface CounterDoc {
   _id: string;
   used: number;
   expires_at: Date;
-  /** Ids of reservations not yet settled (see `addWithin`'s `journalId`); absent until one is made. */
+  /**
+   * Ids of reservations not yet settled (see `JournalEntry`); absent until one is made. Unbounded,
+   * because an entry may be dropped only when its reservation is settled or cancelled.
+   */
   journal?: string[];
+  /**
+   * The latest charges, oldest first, each with the units it still holds: what lets a charge be
+   * taken back at most once (see `takeBackCharge`). Absent until one is made.
+   */
+  charges?: ChargeEntry[];
+}
+
+export interface ChargeEntry {
+  id: string;
+  units: number;
+}
+
+/**
+ * How an addition is recorded on the counter, in the same atomic update as the addition itself,
+ * so it can be taken back at most once, whoever tries and however often:
+ * - `reservation`: its id is pushed onto `journal` until it is settled (`settleJournalled`) or
+ *   cancelled (`subtractJournalled`); used by enrich_lead, whose charge spans several documents.
+ * - `charge`: `{ id, units added }` is pushed onto `charges`, of which only the latest
+ *   CHARGE_JOURNAL_LENGTH are kept, so that a successful call needs no second write to close its
+ *   entry. The two kinds stay apart so that trimming `charges` never drops an open reservation.
+ */
+export type JournalEntry = { reservation: string } | { charge: string };
+
+/**
+ * How many charges a counter remembers (a few dozen bytes each). A charge can be taken back while
+ * fewer than this many later charges of the same counter (account, quota, day) were made: at 120
+ * calls a minute, the fastest plan, that is two minutes, against the seconds a failed call takes to
+ * refund itself. A refund retried in the background after a longer MongoDB outage meets no new
+ * charges either, as long as the outage is the same for every process.
+ */
+export const CHARGE_JOURNAL_LENGTH = 256;
+
+/** The `$push` that records `entry` for an addition of `amount` (nothing without an entry). */
+function recordOf(entry: JournalEntry | undefined, amount: number) {
+  if (entry === undefined) return {};
+  if ('reservation' in entry) return { $push: { journal: entry.reservation } };
+  return {
+    $push: { charges: { $each: [{ id: entry.charge, units: amount }], $slice: -CHARGE_JOURNAL_LENGTH } },
+  };
 }
 
 /** Fields stored once, when the counter is created (besides `used`, which starts at 0). */
@@ -22,8 +64,7 @@ const MAX_COMPARE_AND_SET_ATTEMPTS = 200;
 
 /**
  * Adds `amount` unless `used` would pass `ceiling`. Returns the new `used`, or `null` when refused.
- * With `journalId`, the same atomic update records it in `journal`, so that `subtractJournalled`
- * can take the amount back at most once, whoever tries.
+ * With `entry`, the same atomic update records the addition (see `JournalEntry`).
  */
 export async function addWithin(
   counters: Collection<CounterDoc>,
@@ -31,14 +72,14 @@ export async function addWithin(
   amount: number,
   ceiling: number,
   fieldsOnCreate: CounterFields,
-  journalId?: string,
+  entry?: JournalEntry,
 ): Promise<number | null> {
   if (amount > ceiling) return null;
   const tryAdd = async () => {
     const updated = await counters.findOneAndUpdate(
       { _id: id, used: { $lte: ceiling - amount } },
-      { $inc: { used: amount }, ...(journalId !== undefined && { $push: { journal: journalId } }) },
-      { returnDocument: 'after' },
+      { $inc: { used: amount }, ...recordOf(entry, amount) },
+      { returnDocument: 'after', projection: { used: 1 } },
     );
     return updated?.used ?? null;
   };
@@ -49,15 +90,20 @@ export async function addWithin(
   return tryAdd();
 }
 
-/** Adds as much of `want` as fits under `ceiling`. Returns what was added (0 when full) and the new `used`. */
+/**
+ * Adds as much of `want` as fits under `ceiling`. Returns what was added (0 when full) and the new
+ * `used`. With `entry`, the update that adds records the amount it actually added; nothing is
+ * recorded when nothing was added.
+ */
 export async function addUpTo(
   counters: Collection<CounterDoc>,
   id: string,
   want: number,
   ceiling: number,
   fieldsOnCreate: CounterFields,
+  entry?: JournalEntry,
 ): Promise<{ added: number; used: number }> {
-  const usedAfterAll = await addWithin(counters, id, want, ceiling, fieldsOnCreate);
+  const usedAfterAll = await addWithin(counters, id, want, ceiling, fieldsOnCreate, entry);
   if (usedAfterAll !== null) return { added: want, used: usedAfterAll };
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
     const current = await counters.findOne({ _id: id }, { projection: { used: 1 } });
@@ -71,7 +117,10 @@ export async function addUpTo(
     const added = Math.min(want, ceiling - used);
     if (added <= 0) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
-    const result = await counters.updateOne({ _id: id, used }, { $inc: { used: added } });
+    const result = await counters.updateOne(
+      { _id: id, used },
+      { $inc: { used: added }, ...recordOf(entry, added) },
+    );
     if (result.modifiedCount === 1) return { added, used: used + added };
   }
   throw new Error(`Counter ${id} is under too much contention`);
@@ -83,12 +132,13 @@ export async function addUnbounded(
   id: string,
   amount: number,
   fieldsOnCreate: CounterFields,
+  entry?: JournalEntry,
 ): Promise<number> {
   await createIfMissing(counters, id, fieldsOnCreate);
   const updated = await counters.findOneAndUpdate(
     { _id: id },
-    { $inc: { used: amount } },
-    { returnDocument: 'after' },
+    { $inc: { used: amount }, ...recordOf(entry, amount) },
+    { returnDocument: 'after', projection: { used: 1 } },
   );
   return updated?.used ?? amount;
 }
@@ -114,6 +164,62 @@ export async function settleJournalled(
   journalId: string,
 ): Promise<void> {
   await counters.updateOne({ _id: id }, { $pull: { journal: journalId } });
+}
+
+/**
+ * Takes back what the charge `chargeId` still holds, and closes its entry, in one update that is
+ * conditional on the entry being there with exactly that amount: however many processes try, and
+ * whether or not an earlier attempt's answer was lost, the amount comes back once. `knownUnits`
+ * saves the read when the caller knows what the entry holds; when the entry holds something else
+ * (a give-back whose answer was lost) or the outcome of the charge is unknown, the entry is read
+ * first. Returns what was taken back: 0 when there is no entry (the charge never landed, was
+ * already taken back, or was trimmed from the journal).
+ */
+export async function takeBackCharge(
+  counters: Collection<CounterDoc>,
+  id: string,
+  chargeId: string,
+  knownUnits: number | null,
+): Promise<number> {
+  let units = knownUnits;
+  for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
+    if (units === null) {
+      const current = await counters.findOne(
+        { _id: id },
+        { projection: { charges: { $elemMatch: { id: chargeId } } } },
+      );
+      const entry = current?.charges?.find((charge) => charge.id === chargeId);
+      if (entry === undefined) return 0;
+      units = entry.units;
+    }
+    const result = await counters.updateOne(
+      { _id: id, charges: { $elemMatch: { id: chargeId, units } } },
+      { $inc: { used: -units }, $pull: { charges: { id: chargeId } } },
+    );
+    if (result.modifiedCount === 1) return units;
+    // Gone, or holding another amount than thought: look again.
+    units = null;
+  }
+  throw new Error(`Charge ${chargeId} on counter ${id} is under too much contention`);
+}
+
+/**
+ * Gives back `amount` of what the charge `chargeId` holds, and lowers its entry by as much, in one
+ * update: a later `takeBackCharge` then returns only the rest. The caller (the call's meter) knows
+ * the entry holds at least `amount`. Returns the new `used`, or `null` when the entry is not there.
+ */
+export async function giveBackPartOfCharge(
+  counters: Collection<CounterDoc>,
+  id: string,
+  chargeId: string,
+  amount: number,
+): Promise<number | null> {
+  const updated = await counters.findOneAndUpdate(
+    { _id: id, 'charges.id': chargeId },
+    { $inc: { used: -amount, 'charges.$.units': -amount } },
+    { returnDocument: 'after', projection: { used: 1 } },
+  );
+  return updated?.used ?? null;
 }
 
 /**

@@ -1,17 +1,29 @@
+import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
+import { Unavailable } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { nextUtcMidnight, utcDay } from '../mcp/quota-math.js';
 import type { QuotaKey, QuotaLimit } from '../plans.js';
+import { BackgroundRetries } from './background-retries.js';
 import {
   addUnbounded,
   addUpTo,
   addWithin,
   type CounterDoc,
+  giveBackPartOfCharge,
   readUsed,
   settleJournalled,
   subtract,
   subtractJournalled,
+  takeBackCharge,
 } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
+
+/** One charge, as its counter's journal knows it. */
+export interface ChargeRef {
+  counterId: string;
+  chargeId: string;
+}
 
 export interface QuotaCharge {
   /** Which counter was charged, so a refund goes to the same day even after midnight. */
@@ -20,6 +32,11 @@ export interface QuotaCharge {
   used: number;
 }
 
+/** Refunds waiting for MongoDB to come back; each is a few hundred bytes. */
+const REFUND_QUEUE_CAPACITY = 10_000;
+const FIRST_REFUND_RETRY_MS = 200;
+const LONGEST_REFUND_RETRY_MS = 5_000;
+
 const COLLECTION = 'quota_counters';
 /** Yesterday's counters stay a day for operators to look at, then expire. */
 const KEEP_AFTER_RESET_MS = 86_400_000;
@@ -27,6 +44,14 @@ const KEEP_AFTER_RESET_MS = 86_400_000;
 /** One document per account, quota and UTC day: `{ _id, account_id, quota, day, used, expires_at }`. */
 export class QuotaCountersStore {
   private readonly counters: Collection<CounterDoc>;
+  /** Refunds that could not reach MongoDB, for this process to retry until they land. */
+  private readonly refundRetries = new BackgroundRetries({
+    capacity: REFUND_QUEUE_CAPACITY,
+    firstDelayMs: FIRST_REFUND_RETRY_MS,
+    longestDelayMs: LONGEST_REFUND_RETRY_MS,
+    isRetryable: (error) => error instanceof Unavailable,
+    what: 'quota refund',
+  });
 
   constructor(db: Db) {
     this.counters = db.collection<CounterDoc>(COLLECTION);
@@ -39,32 +64,77 @@ export class QuotaCountersStore {
   /**
    * Charges `want` units of today's quota. Exact (default): all or nothing. Partial: as many as
    * remain. Simultaneous charges from any number of processes never take `used` past `limit`.
+   * What was granted is recorded under `chargeId` (a fresh id unless given) in the same atomic
+   * update, so `refundCharge` can give it back exactly once; a caller that passes its own id can
+   * do so even when this throws, not knowing whether the charge landed.
    */
   async charge(
     accountId: string,
     quota: QuotaKey,
     want: number,
     limit: QuotaLimit,
-    options: { partial: boolean; now: Date },
-  ): Promise<QuotaCharge> {
+    options: { partial: boolean; now: Date; chargeId?: string },
+  ): Promise<QuotaCharge & ChargeRef> {
     const counterId = counterIdFor(accountId, quota, options.now);
+    const chargeId = options.chargeId ?? newChargeId();
     const fieldsOnCreate = counterFields(accountId, quota, options.now);
+    const entry = { charge: chargeId };
     return databaseBackend(async () => {
       if (limit === null) {
-        return {
-          counterId,
-          granted: want,
-          used: await addUnbounded(this.counters, counterId, want, fieldsOnCreate),
-        };
+        const used = await addUnbounded(this.counters, counterId, want, fieldsOnCreate, entry);
+        return { counterId, chargeId, granted: want, used };
       }
       if (options.partial) {
-        const { added, used } = await addUpTo(this.counters, counterId, want, limit, fieldsOnCreate);
-        return { counterId, granted: added, used };
+        const { added, used } = await addUpTo(this.counters, counterId, want, limit, fieldsOnCreate, entry);
+        return { counterId, chargeId, granted: added, used };
       }
-      const used = await addWithin(this.counters, counterId, want, limit, fieldsOnCreate);
+      const used = await addWithin(this.counters, counterId, want, limit, fieldsOnCreate, entry);
       return used === null
-        ? { counterId, granted: 0, used: await readUsed(this.counters, counterId) }
-        : { counterId, granted: want, used };
+        ? { counterId, chargeId, granted: 0, used: await readUsed(this.counters, counterId) }
+        : { counterId, chargeId, granted: want, used };
+    });
+  }
+
+  /**
+   * Gives back `amount` of what `charge` holds (a page that came back short), in one write that
+   * also lowers its journal entry, so a later `refundCharge` returns only the rest. The caller
+   * must hold that much under the charge. Returns the counter's `used` after.
+   */
+  async giveBack(charge: ChargeRef, amount: number): Promise<number> {
+    const { counterId, chargeId } = charge;
+    return databaseBackend(
+      async () =>
+        (await giveBackPartOfCharge(this.counters, counterId, chargeId, amount)) ??
+        // The entry was trimmed from the journal (CHARGE_JOURNAL_LENGTH later charges within one
+        // call): this give-back is still owed, once, and is made without it.
+        (await subtract(this.counters, counterId, amount)) ??
+        readUsed(this.counters, counterId),
+    );
+  }
+
+  /**
+   * Gives back everything `charge` still holds, exactly once whoever calls and however often (see
+   * `takeBackCharge`). `heldUnits` is what the caller believes it holds, or `null` when it cannot
+   * know (the charge or a give-back failed without an answer): the journal is read then. Returns
+   * the units given back.
+   */
+  async refundCharge(charge: ChargeRef, heldUnits: number | null): Promise<number> {
+    return databaseBackend(() => takeBackCharge(this.counters, charge.counterId, charge.chargeId, heldUnits));
+  }
+
+  /**
+   * Retries `refundCharge` in the background until MongoDB answers (the refund of a failed call
+   * that could not reach it). Safe however often it runs, thanks to the journal. The queue lives
+   * in this process: if the process dies first, the refund is lost, as `queued a quota refund` in
+   * the log says (docs/search-semantics.md, Metering, explains why that is acceptable).
+   */
+  refundInBackground(charge: ChargeRef, logger: Logger): void {
+    this.refundRetries.add({
+      run: async () => {
+        await this.refundCharge(charge, null);
+      },
+      logger,
+      fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
     });
   }
 
@@ -90,7 +160,9 @@ export class QuotaCountersStore {
         1,
         ceiling,
         counterFields(accountId, quota, now),
-        reservationId,
+        {
+          reservation: reservationId,
+        },
       );
       return used === null
         ? { counterId, granted: 0, used: await readUsed(this.counters, counterId) }
@@ -108,16 +180,14 @@ export class QuotaCountersStore {
     await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
   }
 
-  /** Gives back `amount` units charged earlier on `counterId`. Returns the counter's `used` after. */
-  async refund(counterId: string, amount: number): Promise<number> {
-    return databaseBackend(
-      async () => (await subtract(this.counters, counterId, amount)) ?? readUsed(this.counters, counterId),
-    );
-  }
-
   async used(accountId: string, quota: QuotaKey, now: Date): Promise<number> {
     return databaseBackend(() => readUsed(this.counters, counterIdFor(accountId, quota, now)));
   }
+}
+
+/** An id for a charge's journal entry, unique across processes: 96 random bits, 16 characters. */
+export function newChargeId(): string {
+  return randomBytes(12).toString('base64url');
 }
 
 /** The counter of `quota` on the UTC day of `now`. */

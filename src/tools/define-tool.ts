@@ -7,7 +7,7 @@ import type { Services } from '../mcp/services.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
 import type { Account } from '../stores/accounts.js';
 
-/** MCP tool annotations; every tool states all four (CONTRACT §2). */
+/** MCP tool annotations; every tool states all four (docs/results-and-errors.md, "Annotations"). */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -45,8 +45,8 @@ export interface Meter {
   /** The quota state without charging. */
   peek(quota: QuotaKey): Promise<QuotaState>;
   /**
-   * Gives back `unused` of the units this call charged: a search reserves its page before it runs
-   * and returns what the page did not fill. The quota state after.
+   * Gives back `unused` of the units this call's last charge of `quota` took: a search reserves its
+   * page before it runs and returns what the page did not fill. The quota state after.
    */
   refundUnused(quota: QuotaKey, unused: number): Promise<QuotaState>;
 }

@@ -2,7 +2,17 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Unavailable } from '../../src/errors.js';
-import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
+import {
+  CHARGE_JOURNAL_LENGTH,
+  type ChargeEntry,
+  type CounterDoc,
+} from '../../src/stores/bounded-counter.js';
+import {
+  type ChargeRef,
+  counterIdFor,
+  type QuotaCharge,
+  QuotaCountersStore,
+} from '../../src/stores/quota-counters.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { testBackends } from '../support/backends.js';
 import { fakeTools } from '../support/fake-tools.js';
@@ -48,6 +58,60 @@ describe('quota counters under concurrency', () => {
     expect(charges.filter((charge) => charge.granted === 10)).toHaveLength(17);
     expect(charges.filter((charge) => charge.granted === 0)).toHaveLength(33);
     expect(await stores[1]?.used('acc_exact_race', 'lead_explores', new Date())).toBe(170);
+  });
+
+  const counterOf = (accountId: string) =>
+    (clients[0] as MongoClient)
+      .db(testBackends().mongoDb)
+      .collection<CounterDoc>('quota_counters')
+      .findOne({ _id: counterIdFor(accountId, 'lead_explores', new Date()) });
+
+  it('journals each charge with what it granted, and refunds from both processes at once give each back exactly once', async () => {
+    const charges = await race('acc_refund_race', true);
+    const journal = (await counterOf('acc_refund_race'))?.charges ?? [];
+    expect(journal.map((entry) => entry.id).sort()).toEqual(
+      charges.flatMap((charge) => (charge.granted > 0 ? [charge.chargeId] : [])).sort(),
+    );
+    expect(journal.reduce((sum, entry) => sum + entry.units, 0)).toBe(173);
+
+    // Every charge refunded four times at once, from both processes, knowing or not what it holds.
+    const refunded = await Promise.all(
+      charges.flatMap((charge, index) =>
+        [charge.granted, null, charge.granted, null].map((held, attempt) =>
+          (stores[(index + attempt) % 2] as QuotaCountersStore).refundCharge(charge, held),
+        ),
+      ),
+    );
+    expect(refunded.reduce((sum, units) => sum + units, 0)).toBe(173);
+    expect(await stores[0]?.used('acc_refund_race', 'lead_explores', new Date())).toBe(0);
+    expect((await counterOf('acc_refund_race'))?.charges).toEqual([]);
+  });
+
+  it('a give-back lowers the journal entry, so a refund returns only the rest, even when it believes otherwise', async () => {
+    const [store] = stores as [QuotaCountersStore];
+    const now = new Date();
+    const charge = await store.charge('acc_give_back', 'lead_explores', 10, 100, { partial: true, now });
+    expect(await store.giveBack(charge, 4)).toBe(6);
+    // As after a give-back whose answer was lost: the caller still believes the charge holds 10.
+    expect(await store.refundCharge(charge, 10)).toBe(6);
+    expect(await store.refundCharge(charge, null)).toBe(0);
+    expect(await store.used('acc_give_back', 'lead_explores', now)).toBe(0);
+  });
+
+  it('keeps only the latest charges in the journal, however many are made', async () => {
+    const [store] = stores as [QuotaCountersStore];
+    const now = new Date();
+    const charges = await Promise.all(
+      Array.from({ length: CHARGE_JOURNAL_LENGTH + 20 }, () =>
+        store.charge('acc_long_journal', 'lead_explores', 1, null, { partial: false, now }),
+      ),
+    );
+    const journal = (await counterOf('acc_long_journal'))?.charges ?? [];
+    expect(journal).toHaveLength(CHARGE_JOURNAL_LENGTH);
+    const newest = journal.at(-1) as ChargeEntry;
+    const charge = charges.find((candidate) => candidate.chargeId === newest.id) as QuotaCharge & ChargeRef;
+    expect(await store.refundCharge(charge, 1)).toBe(1);
+    expect(await store.used('acc_long_journal', 'lead_explores', now)).toBe(CHARGE_JOURNAL_LENGTH + 19);
   });
 });
 

@@ -227,6 +227,51 @@ describe('outages through the real tools', () => {
     expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
     expect((await call(key, tool, args)).isError).toBeFalsy();
   });
+
+  /** An account that called `tool` once already, so today's counter exists and a charge is one update. */
+  async function accountThatCalledBefore(tool: (typeof midCallFaults)[number][0]) {
+    const created = await newAccount();
+    const args = Object.fromEntries(everyTool())[tool] as Record<string, unknown>;
+    expect((await call(created.key, tool, args)).isError).toBeFalsy();
+    return { ...created, args, before: await charges(created.accountId) };
+  }
+
+  // The charge lands and only its answer is lost: the meter cannot know whether it landed, so the
+  // refund looks for the charge's entry in the counter's journal and gives back what it holds.
+  it.each([
+    'search_leads',
+    'get_company',
+    'get_market_insights',
+  ] as const)('%s whose charge lands but whose answer is lost: unavailable, and the charge is given back', async (tool) => {
+    const { key, accountId, args, before } = await accountThatCalledBefore(tool);
+    const fault = behind.proxies.mongo.failOn(chargeOf('quota_counters'), { lose: 'reply' });
+    const failed = await call(key, tool, args);
+    expect(fault.fired).toBe(1);
+    expect(toolError(failed)).toMatchObject(UNAVAILABLE);
+    expect(await charges(accountId)).toEqual(before);
+  });
+
+  // MongoDB goes away for good after the charge, so the call's refund cannot reach it either: the
+  // refund is queued in the server and lands once MongoDB is back, without another call.
+  it.each([
+    ['its charge (answer lost)', chargeOf('quota_counters'), 'reply'],
+    ['the unlock lookup after its charge', unlockLookup, 'request'],
+  ] as const)('search_leads with MongoDB gone from %s: unavailable; the refund waits in the background and lands once MongoDB is back', async (_step, command, lose) => {
+    const { key, accountId, args, before } = await accountThatCalledBefore('search_leads');
+    const fault = behind.proxies.mongo.failOn(command, { lose, drop: 'everything' });
+    let failed: CallToolResult;
+    try {
+      failed = await call(key, 'search_leads', args);
+      // The refund could not reach MongoDB: the charge is still there, queued to be given back.
+      expect(await charges(accountId)).toEqual({ ...before, lead_explores: before.lead_explores + 5 });
+    } finally {
+      await behind.proxies.restore();
+    }
+    expect(fault.fired).toBe(1);
+    expect(toolError(failed)).toMatchObject(UNAVAILABLE);
+    await expect.poll(() => charges(accountId), { interval: 50, timeout: 20_000 }).toEqual(before);
+    expect((await call(key, 'search_leads', args)).isError).toBeFalsy();
+  });
 });
 
 /**
