@@ -11,6 +11,8 @@ import {
   nameContainsClause,
   readCompanyRanking,
 } from '../../src/search/company-query.js';
+import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
+import { RECENT_SIGNAL_FIELDS } from '../../src/search/signal-query.js';
 import { parseToolArguments, searchCompaniesInput } from '../../src/tools/params.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
@@ -34,6 +36,14 @@ describe('buildCompanyRanking', () => {
     expect(body.aggs?.counted?.terms).toMatchObject({ size: COUNTED_COMPANIES_LIMIT, min_doc_count: 3 });
     expect(body.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
     expect(body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total']);
+    // The ranking reads the aggregations only: counting the matching roles would be wasted work.
+    expect(body.track_total_hits).toBe(false);
+  });
+
+  it('has nothing to note and no unknown place when no location is given', () => {
+    const ranking = buildCompanyRanking(companyArgs({ skills: ['Go'] }), now, { offset: 0, size: 10 });
+    expect(ranking.notes).toEqual([]);
+    expect(ranking.unknownPlace).toBe(false);
   });
 
   it('applies role and company filters on the lead fields', () => {
@@ -102,6 +112,21 @@ describe('readCompanyRanking', () => {
     });
   });
 
+  it('says no more exist when the page reaches the total', () => {
+    expect(readCompanyRanking(response, { offset: 1, size: 3 })).toMatchObject({ moreExist: true });
+    const lastPage = { aggregations: { ...response.aggregations, company_total: { count: 3 } } };
+    expect(readCompanyRanking(lastPage, { offset: 1, size: 2 })).toMatchObject({ moreExist: false });
+  });
+
+  it('reads a response from which the response filter dropped one of the aggregations', () => {
+    expect(
+      readCompanyRanking({ aggregations: { company_total: { count: 0 } } }, { offset: 0, size: 10 }),
+    ).toEqual({ total: 0, companies: [], moreExist: false });
+    expect(
+      readCompanyRanking({ aggregations: { ranked: response.aggregations.ranked } }, { offset: 0, size: 1 }),
+    ).toEqual({ total: 0, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }], moreExist: false });
+  });
+
   it('takes the id after the last separator', () => {
     expect(companyIdOfRankKey('a|b company|co_AAAAAAAAAA')).toBe('co_AAAAAAAAAA');
   });
@@ -123,19 +148,57 @@ describe('company profile queries', () => {
       track_total_hits: true,
       sort: [{ posted_date: 'desc' }, { seq: 'desc' }],
     });
+    expect(body._source).toEqual({ includes: LEAD_CARD_FIELDS });
     expect(body.aggs?.open?.filter).toEqual({ term: { is_open: true } });
-    expect(body.aggs?.posted?.date_range?.ranges).toEqual([
-      { key: 'last_7_days', from: '2026-11-12' },
-      { key: 'previous_7_days', from: '2026-11-05', to: '2026-11-12' },
-    ]);
+    expect(body.aggs?.posted?.date_range).toEqual({
+      field: 'posted_date',
+      format: 'yyyy-MM-dd',
+      ranges: [
+        { key: 'last_7_days', from: '2026-11-12' },
+        { key: 'previous_7_days', from: '2026-11-05', to: '2026-11-12' },
+      ],
+    });
   });
 
-  it('asks for the 5 newest signals of the company', () => {
-    expect(buildRecentSignals('co_AAAAAAAAAA')).toMatchObject({
+  it('breaks the open roles down by count then name: every level and work type, the top 10 of the rest', () => {
+    const byCountThenName = (field: string, size: number) => ({
+      terms: { field, size, order: [{ _count: 'desc' }, { _key: 'asc' }] },
+    });
+    expect(buildCompanyHiringSummary('co_AAAAAAAAAA', now).aggs?.open?.aggs).toEqual({
+      by_experience_level: byCountThenName('experience_level', 5),
+      by_work_type: byCountThenName('work_type', 3),
+      top_titles: byCountThenName('title.raw', 10),
+      top_skills: byCountThenName('skills', 10),
+      top_locations: byCountThenName('location.city', 10),
+    });
+  });
+
+  it('asks for the 5 newest signals of the company, uncounted, with the recent-signal fields', () => {
+    expect(buildRecentSignals('co_AAAAAAAAAA')).toEqual({
       size: 5,
       sort: [{ announced_on: 'desc' }, { seq: 'desc' }],
       query: { bool: { filter: [{ term: { 'company.id': 'co_AAAAAAAAAA' } }] } },
+      track_total_hits: false,
+      _source: { includes: RECENT_SIGNAL_FIELDS },
     });
+  });
+
+  it('reads a company without roles, whose response has no total and no aggregations', () => {
+    expect(readCompanyHiring({ hits: { hits: [{}] } })).toEqual({
+      open_roles: 0,
+      open_roles_by_experience_level: ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'].map((label) => ({
+        label,
+        count: 0,
+      })),
+      open_roles_by_work_type: ['Remote', 'Hybrid', 'On-site'].map((label) => ({ label, count: 0 })),
+      top_titles: [],
+      top_skills: [],
+      top_locations: [],
+      posted_last_7_days: 0,
+      posted_previous_7_days: 0,
+      recentLeads: [],
+    });
+    expect(readCompanyHiring({ hits: { total: 3, hits: [] } }).open_roles).toBe(3);
   });
 
   it('reads the summary, listing every experience level and work type in order', () => {

@@ -32,6 +32,11 @@ describe('monthly credit renewal dates', () => {
     expect(nextCreditRenewal(anchor, at('2026-02-28T08:00:00Z'))).toEqual(at('2026-03-31T08:00:00Z'));
   });
 
+  it('renews a full month after creation even when the clock reads a little before it', () => {
+    const anchor = at('2026-05-10T12:00:00Z');
+    expect(nextCreditRenewal(anchor, at('2026-05-10T11:59:59Z'))).toEqual(at('2026-06-10T12:00:00Z'));
+  });
+
   it('skips the renewals an idle account missed', () => {
     expect(nextCreditRenewal(at('2026-01-31T08:00:00Z'), at('2026-07-01T00:00:00Z'))).toEqual(
       at('2026-07-31T08:00:00Z'),
@@ -68,7 +73,7 @@ describe('account usage object', () => {
   };
   const noUse = { lead_explores: 0, company_explores: 0, insight_queries: 0, enrichments: 0 };
 
-  it('has exactly the fields of CONTRACT §9', () => {
+  it('has exactly the documented fields of get_account_usage', () => {
     const usage = describeAccountUsage({ account: account(), credential: apiKey, used: noUse, now });
     expect(usage).toEqual({
       plan: 'starter',

@@ -8,9 +8,12 @@ import {
   toCompanyProfile,
   toLeadCard,
   toLeadPreview,
+  toRecentSignal,
   toSignal,
 } from '../../src/search/dto.js';
 import { filterOptions } from '../../src/search/filter-options.js';
+import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
+import { RECENT_SIGNAL_FIELDS, SIGNAL_FIELDS } from '../../src/search/signal-query.js';
 import {
   filterOptionsOutput,
   getCompanyOutput,
@@ -126,7 +129,7 @@ const signal: SignalDoc = {
 };
 
 describe('lead cards and previews', () => {
-  it('hold exactly the spec fields', () => {
+  it('hold exactly the documented fields', () => {
     const card = toLeadCard(lead, false);
     expect(Object.keys(card)).toEqual([
       'id',
@@ -284,6 +287,38 @@ describe('signals and filter options', () => {
       'country',
     ]);
     expect(filterOptionsOutput.parse(options)).toBeTruthy();
+  });
+});
+
+/** What Elasticsearch returns as `_source` when asked for `includes: paths` (dotted paths). */
+function sourceWith<Doc extends object>(doc: Doc, paths: readonly string[]): Doc {
+  type Fields = Record<string, unknown>;
+  const kept: Fields = {};
+  for (const path of paths) {
+    const names = path.split('.');
+    const field = names.pop() ?? '';
+    let from = doc as Fields | undefined;
+    let to = kept;
+    for (const name of names) {
+      from = from?.[name] as Fields | undefined;
+      to[name] ??= {};
+      to = to[name] as Fields;
+    }
+    if (from && field in from) to[field] = from[field];
+  }
+  return kept as Doc;
+}
+
+describe('the _source fields a search fetches', () => {
+  it('are enough for a full lead card', () => {
+    const fetched = sourceWith(lead, LEAD_CARD_FIELDS);
+    expect(toLeadCard(fetched, false)).toStrictEqual(toLeadCard(lead, false));
+    expect(fetched).not.toHaveProperty('details');
+  });
+
+  it('are enough for a full signal, and for a company profile’s recent signal', () => {
+    expect(toSignal(sourceWith(signal, SIGNAL_FIELDS))).toStrictEqual(toSignal(signal));
+    expect(toRecentSignal(sourceWith(signal, RECENT_SIGNAL_FIELDS))).toStrictEqual(toRecentSignal(signal));
   });
 });
 

@@ -29,6 +29,13 @@ describe('buildLeadFilter', () => {
     expect(filtersOf({ include_recruitment_agencies: true })).toEqual([{ term: { is_open: true } }]);
   });
 
+  it('has nothing to note and no unknown place when no location is given', () => {
+    expect(buildLeadFilter(leadArgs({ title: 'Engineer' }), now)).toMatchObject({
+      notes: [],
+      unknownPlace: false,
+    });
+  });
+
   it('matches every title word', () => {
     expect(filtersOf({ title: 'Backend Engineer' })).toContainEqual({
       match: { title: { query: 'Backend Engineer', operator: 'and' } },
@@ -36,6 +43,10 @@ describe('buildLeadFilter', () => {
   });
 
   it('resolves a place through the gazetteer to its location key', () => {
+    expect(buildLeadFilter(leadArgs({ location: 'Berlin' }), now)).toMatchObject({
+      notes: [],
+      unknownPlace: false,
+    });
     expect(filtersOf({ location: 'UK' })).toContainEqual({ term: { 'location.keys': 'gb' } });
     expect(filtersOf({ location: 'München' })).toContainEqual({ term: { 'location.keys': 'munich' } });
     expect(filtersOf({ location: 'england' })).toContainEqual({ term: { 'location.keys': 'england' } });
@@ -50,21 +61,28 @@ describe('buildLeadFilter', () => {
       },
     });
     expect(JSON.stringify(filter)).not.toContain('location.keys');
+    expect(buildLeadFilter(leadArgs({ location: 'London', radius_km: 25 }), now)).toMatchObject({
+      notes: [],
+      unknownPlace: false,
+    });
   });
 
   it('refuses a radius around a region or country, naming location', () => {
     const error = thrown(() => filtersOf({ location: 'Germany', radius_km: 50 }));
     expect(error.code).toBe('invalid_argument');
     expect(error.details.field).toBe('location');
-    expect(error.message).toMatch(/country.*city/);
-    expect(
-      thrown(() => buildLeadFilter({ ...leadArgs({}), location: 'Bavaria', radius_km: 5 }, now, 'filters.'))
-        .details.field,
-    ).toBe('filters.location');
+    expect(error.message).toMatch(/^"Germany" is a country, but radius_km measures from a city\./);
+    const regionError = thrown(() =>
+      buildLeadFilter({ ...leadArgs({}), location: 'Bavaria', radius_km: 5 }, now, 'filters.'),
+    );
+    expect(regionError.details.field).toBe('filters.location');
+    expect(regionError.message).toMatch(/^"Bavaria" is a region, .* search the whole region\.$/);
   });
 
-  it('refuses a radius without a location, naming radius_km', () => {
-    expect(thrown(() => filtersOf({ radius_km: 50 })).details.field).toBe('radius_km');
+  it('refuses a radius without a location, naming radius_km and saying what is missing', () => {
+    const error = thrown(() => filtersOf({ radius_km: 50 }));
+    expect(error.details.field).toBe('radius_km');
+    expect(error.message).toMatch(/needs location/);
   });
 
   it('matches nothing for an unknown place and says so', () => {
@@ -139,6 +157,21 @@ describe('buildLeadSearch', () => {
         { range: { 'salary_annual.eur_min': { lte: 80000 } } },
       ]),
     );
+  });
+
+  it('bounds the salary only on the side given, and not at all without bounds', () => {
+    const filterOf = (args: Record<string, unknown>) =>
+      buildLeadSearch(leadArgs({ include_recruitment_agencies: true, ...args }), FIRST_PAGE, 10, now).body
+        .query?.bool?.filter;
+    expect(filterOf({})).toEqual([{ term: { is_open: true } }]);
+    expect(filterOf({ min_annual_salary: 60000 })).toEqual([
+      { term: { is_open: true } },
+      { range: { 'salary_annual.gbp_max': { gte: 60000 } } },
+    ]);
+    expect(filterOf({ max_annual_salary: 90000, salary_currency: 'USD' })).toEqual([
+      { term: { is_open: true } },
+      { range: { 'salary_annual.usd_min': { lte: 90000 } } },
+    ]);
   });
 
   it('passes the unknown-place note through', () => {

@@ -31,6 +31,12 @@ describe('convertAmount', () => {
     );
   });
 
+  it('only rounds an amount already in the target currency: the rates would drift a half unit', () => {
+    // 22.5 / 1.15 * 1.15 is 22.4999… in floating point and would round down.
+    expect(convertAmount(22.5, 'EUR', 'EUR')).toBe(23);
+    expect(convertAmount(27.5, 'USD', 'USD')).toBe(28);
+  });
+
   it('round-trips within a unit', () => {
     const there = convertAmount(64_321, 'USD', 'EUR');
     expect(Math.abs(convertAmount(there, 'EUR', 'USD') - 64_321)).toBeLessThanOrEqual(1);
@@ -38,7 +44,7 @@ describe('convertAmount', () => {
 });
 
 describe('annualSalary', () => {
-  it('uses the contract factors: hour 2080, day 260, week 52, month 12', () => {
+  it('uses the documented factors: hour 2080, day 260, week 52, month 12', () => {
     expect(ANNUALISATION).toEqual({ hour: 2080, day: 260, week: 52, month: 12, year: 1 });
   });
 
@@ -78,6 +84,10 @@ describe('formatSalary', () => {
     expect(formatSalary({ min: 900, max: 1_000, currency: 'GBP', period: 'week' })).toBe(
       '£900–£1,000 a week',
     );
+  });
+
+  it('writes whole units, rounding pence and cents away', () => {
+    expect(formatSalary({ min: 52.5, max: 60.25, currency: 'GBP', period: 'hour' })).toBe('£53–£60 an hour');
   });
 
   it('writes a single figure when min and max agree', () => {

@@ -60,4 +60,27 @@ describe('readSignalPage', () => {
       lastSort: [3, 3],
     });
   });
+
+  it('knows the page is the last when exactly page-size signals came back', () => {
+    expect(readSignalPage({ hits: { hits: [hit('a', 3), hit('b', 2)] } }, 2)).toMatchObject({
+      moreExist: false,
+      lastSort: [2, 2],
+    });
+  });
+
+  it('serves an empty page with no position to continue from', () => {
+    expect(readSignalPage({ hits: { hits: [] } }, 10)).toEqual({
+      signals: [],
+      moreExist: false,
+      lastSort: undefined,
+    });
+  });
+
+  it('leaves out a hit that came back without its source', () => {
+    expect(readSignalPage({ hits: { hits: [hit('a', 3), { sort: [2, 2] }] } }, 5)).toEqual({
+      signals: [{ id: 'a' }],
+      moreExist: false,
+      lastSort: [2, 2],
+    });
+  });
 });
