@@ -11,8 +11,8 @@ export default {
   // The pure core: arithmetic, codecs, checks and query builders, all without I/O. Not
   // src/billing/credits.ts: it only calls the accounts store, which the integration tests exercise.
   mutate: [
-    'src/mcp/quota-math.ts',
-    'src/billing/credit-renewal.ts',
+    'src/domain/calendar.ts',
+    'src/billing/quota-state.ts',
     'src/search/cursor.ts',
     'src/search/paging.ts',
     'src/reference/salary.ts',

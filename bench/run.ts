@@ -9,23 +9,19 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { parseConfig } from '../src/config.js';
+import { parseToolArguments } from '../src/mcp/arguments.js';
+import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
 import { buildCompanyRanking } from '../src/search/company-query.js';
 import { FIRST_PAGE } from '../src/search/cursor.js';
 import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
-import { useStackUrlsUnlessSet } from '../src/stack-urls.js';
 import { AccountsStore } from '../src/stores/accounts.js';
 import { ApiKeysStore } from '../src/stores/api-keys.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
-import {
-  marketInsightsInput,
-  parseToolArguments,
-  searchCompaniesInput,
-  searchLeadsInput,
-} from '../src/tools/params.js';
 
 interface Call {
   tool: 'search_leads' | 'search_companies' | 'get_market_insights';

@@ -1,13 +1,15 @@
 /**
- * `npm run demo`: the stack, the demo data (seeded once), a demo API key, and the server, with
- * ready-to-paste client settings. Ctrl-C stops the server; `npm run stack:down` stops the stack.
- * The server's secret and the key are kept in files only the user can read, in the stack folder.
+ * `npm run demo`: the stack, the demo data (seeded once), a demo API key, a demo user per plan,
+ * and the server, with how to sign in from an OAuth client and ready-to-paste API-key settings.
+ * Ctrl-C stops the server; `npm run stack:down` stops the stack. The server's secret, the key and
+ * the users' passwords are kept in files only the user can read, in the stack folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDemoAccounts } from '../seed/demo-accounts.js';
+import { createDemoUsers, type DemoUser, newDemoPasswords, parseDemoPasswords } from '../seed/demo-users.js';
 import { parseConfig } from '../src/config.js';
 import { connectMongo } from '../src/stores/mongo.js';
 import { stackUp } from './stack/commands.js';
@@ -40,6 +42,28 @@ async function waitForServer(url: string, server: ChildProcess): Promise<void> {
 interface DemoFiles {
   apiKey: string;
   serverSecret: string;
+  userPasswords: string;
+}
+
+/** The demo users' passwords: made once per stack and kept in a private file, like the secret. */
+function demoPasswords(file: string) {
+  const kept = parseDemoPasswords(readOrCreatePrivateFile(file, () => JSON.stringify(newDemoPasswords())));
+  if (kept !== undefined) return kept;
+  // A file edited by hand into something else: start again with new passwords.
+  const fresh = newDemoPasswords();
+  writePrivateFile(file, `${JSON.stringify(fresh)}\n`);
+  return fresh;
+}
+
+function signInInstructions(baseUrl: string, users: readonly DemoUser[], files: DemoFiles): string {
+  const width = Math.max(...users.map((user) => user.email.length));
+  return [
+    'Sign in with an OAuth-capable client (Claude, ChatGPT, Cursor, VS Code, the MCP Inspector, mcp-remote):',
+    `add the server URL alone, ${baseUrl}/mcp, with no key; the client opens a browser where you sign in as one of`,
+    ...users.map((user) => `  ${user.plan.padEnd(8)} ${user.email.padEnd(width)}  ${user.password}`),
+    `  (also in ${files.userPasswords}, readable by you only). The free plan sees only get_account_usage and get_filter_options.`,
+    `Your account's own pages (plan, credits, API keys, connected apps): ${baseUrl}/account`,
+  ].join('\n');
 }
 
 function clientInstructions(mcpUrl: string, apiKey: string, files: DemoFiles): string {
@@ -105,6 +129,7 @@ async function main(): Promise<void> {
   const files: DemoFiles = {
     apiKey: path.join(stackDir, 'demo-api-key'),
     serverSecret: path.join(stackDir, 'server-secret'),
+    userPasswords: path.join(stackDir, 'demo-user-passwords'),
   };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -118,7 +143,10 @@ async function main(): Promise<void> {
   await run(process.execPath, ['--import', 'tsx', 'seed/cli.ts', '--if-empty', '--no-accounts'], env);
 
   const mongo = await connectMongo(settings);
-  const demo = await createDemoAccounts(mongo).finally(() => mongo.client.close());
+  const [demo, users] = await (async () => {
+    const accounts = await createDemoAccounts(mongo);
+    return [accounts, await createDemoUsers(mongo, demoPasswords(files.userPasswords))] as const;
+  })().finally(() => mongo.client.close());
   const growth = demo.find((account) => account.plan === 'growth') ?? demo[0];
   if (growth === undefined) throw new Error('no demo account was created');
   writePrivateFile(files.apiKey, `${growth.apiKey}\n`);
@@ -128,6 +156,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await waitForServer(`http://127.0.0.1:${settings.PORT}/readyz`, server);
+  console.log(`\n${signInInstructions(settings.BASE_URL, users, files)}`);
   console.log(clientInstructions(`${settings.BASE_URL}/mcp`, growth.apiKey, files));
   server.on('exit', (code) => process.exit(code ?? 0));
 }

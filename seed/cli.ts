@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { z } from 'zod';
+import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { config } from '../src/config.js';
-import { useStackUrlsUnlessSet } from '../src/stack-urls.js';
 import { createElasticsearchClient } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
 import {

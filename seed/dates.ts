@@ -1,7 +1,7 @@
 import { WeightedPicker } from './random.js';
 
 /** The days a posting or announcement can carry: `now` and the 364 days before it. */
-export const DAYS_BACK = 365;
+const DAYS_BACK = 365;
 
 const DAY_MS = 86_400_000;
 

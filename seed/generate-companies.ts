@@ -48,7 +48,7 @@ export interface CompanyRef {
   tags: string[];
 }
 
-export const AGENCY_SHARE = 0.08;
+const AGENCY_SHARE = 0.08;
 
 const BRAND_COUNT = BRAND_STARTS.length * BRAND_ENDS.length;
 /** Coprime with BRAND_COUNT, so `index * step mod BRAND_COUNT` visits every brand once before repeating. */
@@ -131,7 +131,7 @@ function socialLinks(slug: string, industry: Industry, random: Random): SocialLi
 }
 
 /** The company at `index`: a pure function of the seed, `now` and the index. */
-export function companyAt(
+function companyAt(
   index: number,
   ids: OpaqueIds,
   options: SeedOptions,

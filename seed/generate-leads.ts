@@ -34,9 +34,9 @@ import { pickWeighted, Random, WeightedPicker } from './random.js';
 import { article, joinList, memoisedFold, slugify } from './text.js';
 
 /** Share of postings by companies that have no profile yet (`company.id` null). */
-export const NO_PROFILE_SHARE = 0.05;
+const NO_PROFILE_SHARE = 0.05;
 /** Share of postings advertised in several cities at once (linked through `other_locations`). */
-export const MULTI_CITY_SHARE = 0.06;
+const MULTI_CITY_SHARE = 0.06;
 /** Older roles are more likely to have closed: about 10% overall. */
 const CLOSED_SHARE_NEW = 0.025;
 const CLOSED_SHARE_PER_YEAR = 0.18;

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
+import type { JWK } from 'jose';
 import { z } from 'zod';
 
 const commaSeparated = z
@@ -104,23 +106,94 @@ const configSchema = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
     /** Open connections beyond this are closed at once. */
     HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1024),
+    /**
+     * The authorization server's signing keys: a JSON Web Key Set with private keys (ES256), the
+     * first signing; unset, keys are generated once and kept in MongoDB (docs/authentication.md).
+     */
+    OAUTH_JWKS: z.string().optional(),
+    /** A file holding that key set instead, e.g. a mounted secret. */
+    OAUTH_JWKS_FILE: z.string().optional(),
+    /** Dynamic client registrations allowed per client address (an IPv6 /64) per minute. */
+    OAUTH_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** `closed` removes the sign-up page: operators then create users with `admin user create`. */
+    SIGNUP: z.enum(['open', 'closed']).default('open'),
+    /** Failed sign-ins per email in a 15-minute window; further attempts are refused until it ends. */
+    SIGN_IN_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(5),
+    /** Failed sign-ins per client address (an IPv6 /64) in a 15-minute window, whatever the emails. */
+    SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
   })
   .refine((settings) => settings.HTTP_HEADERS_TIMEOUT_MS <= settings.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
     message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
   })
-  .transform((settings) => ({
+  .transform(({ OAUTH_JWKS, OAUTH_JWKS_FILE, ...settings }, context) => ({
     ...settings,
     BASE_URL: (settings.BASE_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, ''),
+    OAUTH_JWKS: signingKeySet({ inline: OAUTH_JWKS, file: OAUTH_JWKS_FILE }, context),
   }));
+
+/**
+ * `OAUTH_JWKS` or the file `OAUTH_JWKS_FILE` names: a JSON Web Key Set of ES256 private keys with
+ * distinct `kid`s, the first signing. Undefined when neither is set.
+ */
+function signingKeySet(
+  source: { inline: string | undefined; file: string | undefined },
+  context: z.RefinementCtx,
+): JWK[] | undefined {
+  const problem = (path: string, message: string) => {
+    context.addIssue({ code: 'custom', path: [path], message });
+    return undefined;
+  };
+  if (source.inline !== undefined && source.file !== undefined) {
+    return problem('OAUTH_JWKS_FILE', 'set OAUTH_JWKS or OAUTH_JWKS_FILE, not both');
+  }
+  const path = source.file === undefined ? 'OAUTH_JWKS' : 'OAUTH_JWKS_FILE';
+  let text = source.inline;
+  if (source.file !== undefined) {
+    try {
+      text = readFileSync(source.file, 'utf8');
+    } catch (error) {
+      return problem(path, `cannot read ${source.file}: ${(error as Error).message}`);
+    }
+  }
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return problem(path, 'must be a JSON Web Key Set: {"keys": [...]}');
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) {
+    return problem(path, 'must be a JSON Web Key Set with at least one key: {"keys": [...]}');
+  }
+  const kids = new Set<string>();
+  for (const [index, key] of (keys as JWK[]).entries()) {
+    if (key?.kty !== 'EC' || key.crv !== 'P-256' || typeof key.d !== 'string') {
+      return problem(path, `key ${index} must be an ES256 private key (kty EC, crv P-256, with d)`);
+    }
+    if (typeof key.kid !== 'string' || key.kid === '' || kids.has(key.kid)) {
+      return problem(path, `key ${index} must have a kid of its own`);
+    }
+    kids.add(key.kid);
+  }
+  return (keys as JWK[]).map((key) => ({ ...key, alg: 'ES256', use: 'sig' }));
+}
 
 type ParsedSettings = z.infer<typeof configSchema>;
 
 /** Every setting but the secret: what the logger and the commands that sign nothing (admin, seed) read. */
 export type ConfigWithoutSecret = Omit<ParsedSettings, 'SERVER_SECRET' | 'NODE_ENV'>;
 
-/** The server's settings: a usable secret, and the warnings to log when it starts. */
-export type Config = ConfigWithoutSecret & { SERVER_SECRET: string; startupWarnings: string[] };
+/**
+ * The server's settings: a usable secret, the warnings to log when it starts, and whether this is a
+ * developer's server only this machine can reach (NODE_ENV=development on a loopback HOST).
+ */
+export type Config = ConfigWithoutSecret & {
+  SERVER_SECRET: string;
+  startupWarnings: string[];
+  localDevelopment: boolean;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -148,6 +221,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ...settings,
     SERVER_SECRET: secret.secret,
     startupWarnings: secret.warning === undefined ? [] : [secret.warning],
+    localDevelopment: isLocalDevelopment(settings.HOST, NODE_ENV),
   };
 }
 
@@ -158,6 +232,10 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1', 'localh
 const HOW_TO_MAKE_ONE =
   `Set it to a random value of at least ${MINIMUM_SECRET_BYTES} bytes, e.g. SERVER_SECRET=$(openssl rand -base64 48); ` +
   'only a server bound to loopback (HOST 127.0.0.1, ::1 or localhost) with NODE_ENV=development may run without one.';
+
+function isLocalDevelopment(host: string, nodeEnv: string | undefined): boolean {
+  return nodeEnv === 'development' && LOOPBACK_HOSTS.has(host.toLowerCase());
+}
 
 export type ServerSecretCheck =
   | { usable: true; secret: string; warning?: string }
@@ -183,7 +261,7 @@ export function checkServerSecret(input: {
         ? `is shorter than ${MINIMUM_SECRET_BYTES} bytes`
         : undefined;
   if (secret && weakness === undefined) return { usable: true, secret };
-  const localDevelopment = input.nodeEnv === 'development' && LOOPBACK_HOSTS.has(input.host.toLowerCase());
+  const localDevelopment = isLocalDevelopment(input.host, input.nodeEnv);
   if (!localDevelopment) return { usable: false, problem: `SERVER_SECRET ${weakness}. ${HOW_TO_MAKE_ONE}` };
   if (!secret) {
     return {

@@ -89,6 +89,9 @@ export class SubscriptionRequired extends DomainError {
   }
 }
 
+/** Seconds an HTTP answer to a backend outage asks the client to wait (`Retry-After`) before retrying. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
 /** A backend (Elasticsearch or MongoDB) could not be reached in time. Retryable; nothing was charged. */
 export class Unavailable extends DomainError {
   constructor(backend: 'search' | 'database') {
@@ -98,4 +101,9 @@ export class Unavailable extends DomainError {
       { retryable: true },
     );
   }
+}
+
+/** An `Unavailable`, or an error raised because of one (the authorization server wraps it in its own). */
+export function causedByOutage(error: unknown): boolean {
+  return error instanceof Unavailable || (error instanceof Error && error.cause instanceof Unavailable);
 }

@@ -1,18 +1,14 @@
-import type { Config } from './config.js';
-import { useStackUrlsUnlessSet } from './stack-urls.js';
+import { type Config, ConfigError, parseConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { startHttpServer } from './http/http-server.js';
+import { logger } from './logger.js';
+import { createServices, ensureIndexes } from './services.js';
+import { createElasticsearchClient } from './stores/elasticsearch.js';
+import { connectMongo } from './stores/mongo.js';
+import { tools } from './tools/registry.js';
 
-useStackUrlsUnlessSet(process.env);
-
-// Loaded only now, so that every module sees the stack's URLs when it first reads the config.
-const { ConfigError, parseConfig } = await import('./config.js');
-const { logger } = await import('./logger.js');
-const { createApp } = await import('./http/app.js');
-const { startHttpServer } = await import('./http/http-server.js');
-const { createServices, ensureIndexes } = await import('./mcp/services.js');
-const { createElasticsearchClient } = await import('./stores/elasticsearch.js');
-const { connectMongo } = await import('./stores/mongo.js');
-const { tools } = await import('./tools/registry.js');
-
+// Settings come from the environment only (README, "Configuration"); on a development machine,
+// `npm run start:stack` passes in the URLs of the stack `npm run stack:up` started.
 let settings: Config;
 try {
   settings = parseConfig(process.env);
@@ -36,7 +32,11 @@ try {
   logger.warn('could not create MongoDB indexes at start-up', { error });
 }
 
-const server = await startHttpServer(createApp({ services, tools }), settings);
+// Loaded only once the settings are good: oidc-provider prints a notice about the Node version on
+// import, which must not join the one-line explanation of a refused setting.
+const { createOAuthProvider } = await import('./oauth/provider.js');
+const oauth = await createOAuthProvider({ services, config: settings, logger });
+const server = await startHttpServer(createApp({ services, tools, oauth }), settings);
 logger.info('listening', {
   host: settings.HOST,
   port: settings.PORT,

@@ -14,7 +14,7 @@ export type QuotaKey = (typeof QUOTA_KEYS)[number];
 
 /** `null` means unlimited. */
 export type QuotaLimit = number | null;
-export type DailyQuotas = Record<QuotaKey, QuotaLimit>;
+type DailyQuotas = Record<QuotaKey, QuotaLimit>;
 
 export interface Plan {
   /** Only paid plans reach the tools beyond `get_account_usage` and `get_filter_options`. */
@@ -106,16 +106,4 @@ export function accessRefusal(account: AccountPlanFields): string | null {
     return `The account's subscription is ${account.subscription_status}.`;
   }
   return null;
-}
-
-export function isPlanName(value: string): value is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(value);
-}
-
-export function isSubscriptionStatus(value: string): value is SubscriptionStatus {
-  return (SUBSCRIPTION_STATUSES as readonly string[]).includes(value);
-}
-
-export function isQuotaKey(value: string): value is QuotaKey {
-  return (QUOTA_KEYS as readonly string[]).includes(value);
 }

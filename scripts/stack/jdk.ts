@@ -8,7 +8,7 @@ export interface Jdk {
 }
 
 /** Elasticsearch 9 needs Java 21 or newer; the MongoDB-wire launcher runs on the same JDK. */
-export const minimumJavaMajor = 21;
+const minimumJavaMajor = 21;
 
 const jdkRoots = ['/usr/lib/jvm', '/Library/Java/JavaVirtualMachines'];
 

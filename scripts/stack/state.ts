@@ -61,3 +61,16 @@ export function readStackUrls(stackDir: string = stackDirectory()): StackUrls | 
   const state = readStackState(stackDir);
   return state && { elasticsearchUrl: state.elasticsearchUrl, mongodbUri: state.mongodbUri };
 }
+
+/**
+ * Points a process started from this checkout (the server, the admin CLI, the seed, the bench) at
+ * the stack `stack:up` started, unless the environment names the backends itself. The server never
+ * reads this file: its settings come from the environment alone, and `scripts/with-stack.ts`
+ * passes these in.
+ */
+export function useStackUrlsUnlessSet(env: NodeJS.ProcessEnv): void {
+  const stack = readStackUrls();
+  if (stack === undefined) return;
+  env.ELASTICSEARCH_URL ||= stack.elasticsearchUrl;
+  env.MONGODB_URI ||= stack.mongodbUri;
+}

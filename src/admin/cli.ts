@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
+import { config } from '../config.js';
 import { DomainError } from '../errors.js';
+import { connectMongo } from '../stores/mongo.js';
 import { FlagReader, parseArgs, UsageError } from './args.js';
 import { type AdminStores, COMMANDS, openAdminStores } from './commands.js';
 
@@ -49,15 +51,14 @@ function readable(result: Record<string, unknown>, note: string | undefined): st
 }
 
 async function main(): Promise<void> {
-  const { useStackUrlsUnlessSet } = await import('../stack-urls.js');
-  useStackUrlsUnlessSet(process.env);
-  const { config } = await import('../config.js');
-  const { connectMongo } = await import('../stores/mongo.js');
-
-  const mongo = await connectMongo(config());
+  const settings = config();
+  const mongo = await connectMongo(settings);
   const write = (stream: NodeJS.WriteStream) => (text: string) => stream.write(`${text}\n`);
   try {
-    process.exitCode = await runAdmin(process.argv.slice(2), await openAdminStores(mongo.db), {
+    const stores = await openAdminStores(mongo.db, {
+      signingKeysConfigured: settings.OAUTH_JWKS !== undefined,
+    });
+    process.exitCode = await runAdmin(process.argv.slice(2), stores, {
       stdout: write(process.stdout),
       stderr: write(process.stderr),
     });

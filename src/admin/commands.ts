@@ -1,7 +1,10 @@
 import type { Db } from 'mongodb';
+import { passwordProblem } from '../auth/password.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { type AccountUsage, readAccountUsage } from '../billing/account-usage.js';
+import { InvalidArgument } from '../errors.js';
 import { logger } from '../logger.js';
+import { rotateStoredSigningKey } from '../oauth/signing-keys.js';
 import {
   effectivePlanLimits,
   PLAN_NAMES,
@@ -10,12 +13,13 @@ import {
   type QuotaLimit,
   SUBSCRIPTION_STATUSES,
 } from '../plans.js';
+import { leadIdParam } from '../schemas/inputs.js';
 import { type Account, AccountsStore } from '../stores/accounts.js';
 import { ApiKeysStore } from '../stores/api-keys.js';
+import { PageSessionsStore } from '../stores/page-sessions.js';
 import { QuotaCountersStore } from '../stores/quota-counters.js';
 import { UnlocksStore } from '../stores/unlocks.js';
 import { USER_STATUSES, type User, UsersStore } from '../stores/users.js';
-import { leadIdParam } from '../tools/params.js';
 import { type FlagReader, oneOf, UsageError, wholeNumber } from './args.js';
 
 export interface AdminStores {
@@ -24,19 +28,39 @@ export interface AdminStores {
   quotaCounters: QuotaCountersStore;
   unlocks: UnlocksStore;
   users: UsersStore;
+  pageSessions: PageSessionsStore;
+  signingKeys: SigningKeyRotation;
+}
+
+/** The authorization server's key set in MongoDB (src/oauth/signing-keys.ts), as far as operators turn it. */
+interface SigningKeyRotation {
+  /** Whether `OAUTH_JWKS` or `OAUTH_JWKS_FILE` sets the keys: the stored set is then not used. */
+  configured: boolean;
+  /** Puts a new key first; returns the key ids of the set, the signing one first. */
+  rotate(now: Date): Promise<string[]>;
 }
 
 /** The stores the commands use, with their indexes in place. */
-export async function openAdminStores(db: Db): Promise<AdminStores> {
+export async function openAdminStores(
+  db: Db,
+  settings: { signingKeysConfigured: boolean } = { signingKeysConfigured: false },
+): Promise<AdminStores> {
   const stores = {
     accounts: new AccountsStore(db),
     apiKeys: new ApiKeysStore(db),
     quotaCounters: new QuotaCountersStore(db),
     unlocks: new UnlocksStore(db),
     users: new UsersStore(db),
+    pageSessions: new PageSessionsStore(db),
   };
   await Promise.all(Object.values(stores).map((store) => store.ensureIndexes()));
-  return stores;
+  return {
+    ...stores,
+    signingKeys: {
+      configured: settings.signingKeysConfigured,
+      rotate: async (now) => (await rotateStoredSigningKey({ db, now })).map((key) => String(key.kid)),
+    },
+  };
 }
 
 /**
@@ -45,10 +69,7 @@ export async function openAdminStores(db: Db): Promise<AdminStores> {
  */
 const ADMIN_USAGE_CREDENTIAL: AccountUsage['credential'] = { type: 'api_key', scopes: [...SCOPES] };
 
-/** Passwords are chosen by operators here, until people sign up themselves. */
-const MINIMUM_PASSWORD_LENGTH = 8;
-
-export interface CommandOutput {
+interface CommandOutput {
   /** What `--json` prints, as one object. */
   result: Record<string, unknown>;
   /** Printed under the readable form only. */
@@ -143,9 +164,7 @@ export const COMMANDS: Record<string, AdminCommand> = {
       const accountId = flags.required('--account');
       flags.rejectUnknown();
       requireEmail(email);
-      if (password.length < MINIMUM_PASSWORD_LENGTH) {
-        throw new UsageError(`--password must be at least ${MINIMUM_PASSWORD_LENGTH} characters long.`);
-      }
+      requireAcceptablePassword(password);
       const account = await requireAccount(accounts, accountId);
       const user = await users.create({ email, password, accountId: account._id, now });
       return { result: { user_id: user._id } };
@@ -167,6 +186,24 @@ export const COMMANDS: Record<string, AdminCommand> = {
     },
   },
 
+  'user set-password': {
+    usage: 'user set-password --user ID --password P',
+    async run(flags, { users, pageSessions }, now) {
+      const userId = flags.required('--user');
+      const password = flags.required('--password');
+      flags.rejectUnknown();
+      requireAcceptablePassword(password);
+      if (!(await users.setPassword(userId, password, now))) {
+        throw new UsageError(`--user: no user has the id "${userId}".`);
+      }
+      await pageSessions.endAllOf(userId);
+      return {
+        result: { password_set: true },
+        note: 'The user is signed out of the account pages; OAuth clients they approved stay connected.',
+      };
+    },
+  },
+
   'user delete': {
     usage: 'user delete --user ID',
     async run(flags, { users }) {
@@ -174,6 +211,24 @@ export const COMMANDS: Record<string, AdminCommand> = {
       flags.rejectUnknown();
       if (!(await users.delete(userId))) throw new UsageError(`--user: no user has the id "${userId}".`);
       return { result: { deleted: true } };
+    },
+  },
+
+  'oauth rotate-key': {
+    usage: 'oauth rotate-key',
+    async run(flags, { signingKeys }, now) {
+      flags.rejectUnknown();
+      if (signingKeys.configured) {
+        throw new InvalidArgument(
+          'OAUTH_JWKS',
+          'OAUTH_JWKS (or OAUTH_JWKS_FILE) sets the signing keys, so the stored ones are not used: put a new key first in that set instead, keeping the old one after it (docs/authentication.md, "Signing keys").',
+        );
+      }
+      const [signingKeyId, ...verifyingKeyIds] = await signingKeys.rotate(now);
+      return {
+        result: { signing_key_id: signingKeyId, verifying_key_ids: verifyingKeyIds },
+        note: 'Restart every server process: each reads the keys at start. Tokens signed with the previous key stay valid until they expire (an hour); rotate again only an hour after the last restart.',
+      };
     },
   },
 
@@ -218,6 +273,11 @@ async function requireAccount(accounts: AccountsStore, accountId: string): Promi
 function describeUser(user: User): Record<string, unknown> {
   const { _id, password_hash: _hash, ...fields } = user;
   return { user_id: _id, ...fields };
+}
+
+function requireAcceptablePassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem !== undefined) throw new UsageError(`--password ${problem}.`);
 }
 
 function requireEmail(email: string): void {

@@ -1,64 +1,49 @@
-import { createHash } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, errors, type JWK, jwtVerify } from 'jose';
 import { isScope, type Scope } from './scopes.js';
 
 /**
- * OAuth access tokens are JWTs this server signs itself (HS256), for the audience `{BASE_URL}/mcp`.
- * Claims: `sub` (user id), `account_id`, `scope` (space-separated), `aud`, `iss`, `iat`, `exp`.
- * A token says who it was issued to, not whether they may still use it: the verifier also looks
- * the user up on every request (src/auth/verify-credential.ts).
+ * OAuth access tokens are JWTs our authorization server (src/oauth/) signs with an ES256 key of its
+ * JWKS, for the audience `{BASE_URL}/mcp`. Claims: `sub` (user id), `account_id`, `gid` (the grant
+ * they were issued under), `scope` (space-separated), `client_id`, `aud`, `iss`, `iat`, `exp`, `jti`.
+ * A token says who it was issued to, not whether they may still use it: the verifier also checks
+ * the grant, the user and the account on every request (src/auth/verify-credential.ts).
  */
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   userId: string;
   accountId: string;
+  grantId: string;
   scopes: Scope[];
 }
 
 export interface AccessTokenSettings {
-  secret: string;
+  /** The public keys tokens may be signed with. */
+  keys: readonly JWK[];
+  /** `BASE_URL`: the issuer, and the audience's prefix. */
   baseUrl: string;
 }
 
-const ALGORITHM = 'HS256';
+const ALGORITHMS = ['ES256'];
 /** The longest a token may live (`exp` - `iat`): a stolen one is worth an hour at most. */
-export const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** How far the signer's clock and ours may disagree, for `exp` and `iat` alike. */
-export const ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS = 5;
+const ACCESS_TOKEN_CLOCK_TOLERANCE_SECONDS = 5;
 
-/** A key for this purpose only, so the same SERVER_SECRET can sign cursors without the two ever being interchangeable. */
-export function accessTokenSigningKey(secret: string): Uint8Array {
-  return createHash('sha256').update(`hiring-leads access-token v1\0${secret}`).digest();
-}
-
+/** The one resource our tokens are for: a token for any other audience is refused, never passed on. */
 export function accessTokenAudience(baseUrl: string): string {
   return `${baseUrl}/mcp`;
 }
 
-export async function mintAccessToken(
-  settings: AccessTokenSettings,
-  claims: AccessTokenClaims & { expiresInSeconds: number; audience?: string; issuedAt?: Date },
-): Promise<string> {
-  const issuedAt = Math.floor((claims.issuedAt ?? new Date()).getTime() / 1000);
-  return new SignJWT({ account_id: claims.accountId, scope: claims.scopes.join(' ') })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-    .setSubject(claims.userId)
-    .setIssuer(settings.baseUrl)
-    .setAudience(claims.audience ?? accessTokenAudience(settings.baseUrl))
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + claims.expiresInSeconds)
-    .sign(accessTokenSigningKey(settings.secret));
-}
-
 export type AccessTokenCheck = { valid: true; claims: AccessTokenClaims } | { valid: false; reason: string };
 
-export async function verifyAccessToken(
+/** Signature, issuer, audience, times and the claims we need; nothing that needs a database. */
+export async function verifyAccessTokenJwt(
   settings: AccessTokenSettings,
   token: string,
   now: Date = new Date(),
 ): Promise<AccessTokenCheck> {
   try {
-    const { payload } = await jwtVerify(token, accessTokenSigningKey(settings.secret), {
-      algorithms: [ALGORITHM],
+    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: [...settings.keys] }), {
+      algorithms: ALGORITHMS,
       issuer: settings.baseUrl,
       audience: accessTokenAudience(settings.baseUrl),
       requiredClaims: ['sub', 'iat', 'exp'],
@@ -67,8 +52,16 @@ export async function verifyAccessToken(
       // With a lifetime of at most this, an older token has expired anyway; the option makes jose refuse an `iat` in the future.
       maxTokenAge: MAX_ACCESS_TOKEN_LIFETIME_SECONDS,
     });
-    if (typeof payload.sub !== 'string' || typeof payload.account_id !== 'string') {
-      return { valid: false, reason: 'The access token lacks its subject or account.' };
+    // An audience list naming us among others would let a token for another server in: exactly ours, alone.
+    if (Array.isArray(payload.aud) && payload.aud.length !== 1) {
+      return { valid: false, reason: 'The access token was issued for another resource.' };
+    }
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.account_id !== 'string' ||
+      typeof payload.gid !== 'string'
+    ) {
+      return { valid: false, reason: 'The access token lacks its subject, account or grant.' };
     }
     if ((payload.exp as number) - (payload.iat as number) > MAX_ACCESS_TOKEN_LIFETIME_SECONDS) {
       return {
@@ -79,7 +72,12 @@ export async function verifyAccessToken(
     const granted = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     return {
       valid: true,
-      claims: { userId: payload.sub, accountId: payload.account_id, scopes: granted.filter(isScope) },
+      claims: {
+        userId: payload.sub,
+        accountId: payload.account_id,
+        grantId: payload.gid,
+        scopes: granted.filter(isScope),
+      },
     };
   } catch (error) {
     return { valid: false, reason: refusalReason(error) };
@@ -95,6 +93,7 @@ function refusalReason(error: unknown): string {
     }
     if (error.claim === 'iat') return 'The access token was issued in the future (iat).';
     if (error.claim === 'aud') return 'The access token was issued for another resource.';
+    if (error.claim === 'iss') return 'The access token was issued by another authorization server.';
   }
   return 'The access token is not valid.';
 }

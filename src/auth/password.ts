@@ -43,3 +43,16 @@ export async function passwordMatches(password: string, stored: string): Promise
     return false;
   }
 }
+
+const MINIMUM_PASSWORD_LENGTH = 8;
+/** scrypt's work grows with the input: a cap keeps a huge "password" from costing the server. */
+const MAXIMUM_PASSWORD_LENGTH = 1024;
+
+/** Why a new password is refused, or `undefined` when it is acceptable. */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < MINIMUM_PASSWORD_LENGTH)
+    return `must be at least ${MINIMUM_PASSWORD_LENGTH} characters long`;
+  if (password.length > MAXIMUM_PASSWORD_LENGTH)
+    return `must be at most ${MAXIMUM_PASSWORD_LENGTH} characters long`;
+  return undefined;
+}

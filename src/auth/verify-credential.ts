@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { ApiKeysStore } from '../stores/api-keys.js';
 import type { UsersStore } from '../stores/users.js';
-import { type AccessTokenSettings, looksLikeJwt, verifyAccessToken } from './access-token.js';
+import { type AccessTokenCheck, looksLikeJwt } from './access-token.js';
 import { looksLikeApiKey } from './api-key-format.js';
 import type { Scope } from './scopes.js';
 
@@ -13,14 +13,15 @@ export interface Credential {
   scopes: Scope[];
 }
 
-export type Verification =
+type Verification =
   | { ok: true; credential: Credential; accountId: string }
   | { ok: false; description: string };
 
 export interface CredentialVerifierDeps {
   apiKeys: ApiKeysStore;
   users: UsersStore;
-  accessTokens: AccessTokenSettings;
+  /** The authorization server's check of a token: its signature, claims and grant (src/oauth/provider.ts). */
+  verifyAccessToken: (token: string) => Promise<AccessTokenCheck>;
   logger: Logger;
   now: () => Date;
 }
@@ -40,12 +41,12 @@ export function createCredentialVerifier(deps: CredentialVerifierDeps): Credenti
 }
 
 /**
- * The signature proves who the token was issued to; the user record says whether they may still
- * use it. It is read on every request, so a suspended or deleted user is refused at once by every
- * server process.
+ * The signature proves who the token was issued to; the grant and the user record say whether they
+ * may still use it. Both are read on every request, so a revoked grant or a suspended or deleted
+ * user is refused at once by every server process.
  */
 async function verifyToken(deps: CredentialVerifierDeps, token: string): Promise<Verification> {
-  const check = await verifyAccessToken(deps.accessTokens, token, deps.now());
+  const check = await deps.verifyAccessToken(token);
   if (!check.valid) return { ok: false, description: check.reason };
   const { userId, accountId, scopes } = check.claims;
   const user = await deps.users.findById(userId);

@@ -44,14 +44,14 @@
  *   credit journal, because last month's credit refunded into the new month's pool would add to it.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, InsufficientCredits, InvalidArgument, QuotaExceeded } from '../errors.js';
+import { DomainError, InsufficientCredits, InvalidArgument } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { nextUtcMidnight, type QuotaState, quotaState } from '../mcp/quota-math.js';
 import type { EffectiveLimits } from '../plans.js';
 import type { Account, AccountsStore } from '../stores/accounts.js';
 import { counterIdFor, type QuotaCountersStore } from '../stores/quota-counters.js';
 import type { PendingClaim, UnlocksStore } from '../stores/unlocks.js';
 import { creditsNow } from './credits.js';
+import { type QuotaState, quotaExhausted, quotaState } from './quota-state.js';
 
 /** A claim older than this belongs to a call that died: every step takes milliseconds, and a backend
  * call gives up after BACKEND_TIMEOUT_MS (at most 60 s, 2 s by default). */
@@ -173,7 +173,7 @@ async function chargeUnderClaim(
   const undo = () => undoCharge(deps, claim);
   try {
     const reserved = await deps.quotaCounters.reserveOne(account._id, 'enrichments', limit, claimId, now);
-    if (reserved.granted === 0) throw new QuotaExceeded('enrichments', nextUtcMidnight(now).toISOString());
+    if (reserved.granted === 0) throw quotaExhausted('enrichments', now);
 
     const renewed = await creditsNow(deps.accounts, account, now);
     const charged = await deps.accounts.takeCredit(account._id, claimId);

@@ -33,7 +33,7 @@ export interface LocationDoc {
   geo: GeoPoint;
 }
 
-export interface SalaryDoc {
+interface SalaryDoc {
   min: number;
   max: number;
   currency: Currency;

@@ -27,6 +27,25 @@ export const SIGNAL_CATEGORIES = [
 export const SIGNAL_POLARITIES = ['positive', 'negative', 'neutral'] as const;
 export const SIGNAL_COUNTRIES = ['GB', 'IE', 'DE', 'AT', 'CH', 'PL', 'RO', 'BG'] as const;
 
+/** The dimensions and metrics of `get_market_insights`. */
+export const INSIGHT_GROUP_BY = [
+  'experience_level',
+  'work_type',
+  'employment_type',
+  'company',
+  'skill',
+  'city',
+  'country',
+  'industry',
+  'title',
+  'posted_week',
+  'posted_month',
+] as const;
+export const INSIGHT_BREAKDOWN_BY = ['experience_level', 'work_type', 'employment_type', 'country'] as const;
+export const INSIGHT_METRICS = ['count', 'salary'] as const;
+export type InsightGroupBy = (typeof INSIGHT_GROUP_BY)[number];
+export type InsightBreakdownBy = (typeof INSIGHT_BREAKDOWN_BY)[number];
+
 export const COMPANY_SIZE_BAND_LABELS: Record<CompanySizeBand, string> = {
   startup: 'Startup (1-50 employees, early stage)',
   scale_up: 'Scale-up (51-250 employees, growing fast)',

@@ -4,8 +4,11 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { SCOPES } from '../auth/scopes.js';
 import { createCredentialVerifier } from '../auth/verify-credential.js';
 import { type Logger, logger as rootLogger } from '../logger.js';
-import { createToolCatalog } from '../mcp/server.js';
-import type { Services } from '../mcp/services.js';
+import { createToolCatalog } from '../mcp/catalog.js';
+import type { OAuthServer } from '../oauth/provider.js';
+import { OAUTH_ROUTES } from '../oauth/routes.js';
+import { createPages } from '../pages/index.js';
+import type { Services } from '../services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { authenticate, requireStepUpScopes } from './auth-middleware.js';
 import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
@@ -19,6 +22,7 @@ import {
   requireWellFormedMessage,
   serveMcp,
 } from './mcp-endpoint.js';
+import { limitRegistrations } from './registration-limit.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
 
 /** JSON-RPC's generic "server error", for refusals that have no code of their own. */
@@ -27,6 +31,8 @@ const JSON_RPC_SERVER_ERROR = -32000;
 export interface AppDeps {
   services: Services;
   tools: readonly AnyToolDefinition[];
+  /** The authorization server: its endpoints are mounted here, and `/mcp` checks its access tokens. */
+  oauth: OAuthServer;
   /** Tests move time to cross minute windows and UTC midnights. */
   clock?: () => Date;
   logger?: Logger;
@@ -34,7 +40,8 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const { services } = deps;
-  const { BASE_URL, SERVER_SECRET, TRUST_PROXY, UNAUTHENTICATED_CALLS_PER_MINUTE } = services.config;
+  const { BASE_URL, OAUTH_REGISTRATIONS_PER_MINUTE, TRUST_PROXY, UNAUTHENTICATED_CALLS_PER_MINUTE } =
+    services.config;
   const clock = deps.clock ?? (() => new Date());
   const catalog = createToolCatalog(deps.tools);
   const baseLogger = deps.logger ?? rootLogger;
@@ -59,9 +66,33 @@ export function createApp(deps: AppDeps): Express {
       bearer_methods_supported: ['header'],
     });
   };
-  app.get(
-    ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'],
-    resourceMetadata,
+  const resourceMetadataPaths = [
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/mcp',
+  ];
+  // Browser-based clients (the MCP Inspector) read it and register from their own origin.
+  const answerPreflight: RequestHandler = (_req, res) => {
+    res.status(204).end();
+  };
+  app.options(resourceMetadataPaths, corsForAnyOrigin('GET'), answerPreflight);
+  app.get(resourceMetadataPaths, corsForAnyOrigin('GET'), resourceMetadata);
+  app.options(OAUTH_ROUTES.registration, corsForAnyOrigin('POST'), answerPreflight);
+  app.post(
+    OAUTH_ROUTES.registration,
+    corsForAnyOrigin('POST'),
+    limitRegistrations(OAUTH_REGISTRATIONS_PER_MINUTE),
+  );
+  // The library reads its own request bodies: no body parser may run before it.
+  app.use(deps.oauth.router);
+  // Sign-in, consent, sign-up and the account pages; they parse their own (urlencoded) forms.
+  app.use(
+    createPages({
+      services,
+      config: services.config,
+      provider: deps.oauth.provider,
+      logger: baseLogger,
+      now: clock,
+    }),
   );
 
   app.use('/mcp', rejectForeignOrigins(served));
@@ -72,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
       verify: createCredentialVerifier({
         apiKeys: services.apiKeys,
         users: services.users,
-        accessTokens: { secret: SERVER_SECRET, baseUrl: BASE_URL },
+        verifyAccessToken: deps.oauth.verifyAccessToken,
         logger: baseLogger,
         now: clock,
       }),
@@ -101,6 +132,19 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(answerUnexpectedErrors);
   return app;
+}
+
+/** Public documents any web page may read, and client registration, which any web page may attempt. */
+function corsForAnyOrigin(method: 'GET' | 'POST'): RequestHandler {
+  return (_req, res, next) => {
+    res.set({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': method,
+      'Access-Control-Allow-Headers': 'Content-Type, MCP-Protocol-Version',
+      'Access-Control-Max-Age': '3600',
+    });
+    next();
+  };
 }
 
 /** Every request gets an id, returned as `X-Request-Id` and carried by every log line about it. */

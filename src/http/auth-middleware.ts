@@ -1,16 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { STEP_UP_SCOPES } from '../auth/scopes.js';
 import type { CredentialVerifier } from '../auth/verify-credential.js';
-import { DomainError } from '../errors.js';
+import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import type { AccountsStore } from '../stores/accounts.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import type { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { requestState } from './request-state.js';
 
-/** Seconds a client should wait when the database is down during authentication. */
-const OUTAGE_RETRY_AFTER_SECONDS = 5;
-
-export function protectedResourceMetadataUrl(baseUrl: string): string {
+function protectedResourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
 }
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Services } from '../mcp/services.js';
+import type { Services } from '../services.js';
 
 /** The process is up and answering; says nothing about the backends. */
 export const healthz: RequestHandler = (_req, res) => {

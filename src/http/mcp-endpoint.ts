@@ -11,12 +11,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import { createMcpServer, type ToolCatalog } from '../mcp/server.js';
-import type { Services } from '../mcp/services.js';
+import type { ToolCatalog } from '../mcp/catalog.js';
+import { createMcpServer } from '../mcp/server.js';
+import type { Services } from '../services.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
 
 /** The revisions served (docs/protocol.md, "Transport"); the SDK itself would also accept two older ones. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
+const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
 
 /** Both forms the transport insists on, whatever the client sent: scripts often send neither. */
 const TRANSPORT_ACCEPT = 'application/json, text/event-stream';

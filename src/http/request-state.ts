@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { Account } from '../stores/accounts.js';
 
 /** The authenticated caller, as the auth middleware hands it to the MCP endpoint. */
-export interface Principal {
+interface Principal {
   account: Account;
   credential: Credential;
 }

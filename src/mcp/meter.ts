@@ -1,4 +1,5 @@
-import { QuotaExceeded, Unavailable } from '../errors.js';
+import { type QuotaState, quotaExhausted, quotaState } from '../billing/quota-state.js';
+import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
 import {
@@ -8,7 +9,6 @@ import {
   type QuotaCountersStore,
 } from '../stores/quota-counters.js';
 import type { Meter } from '../tools/define-tool.js';
-import { nextUtcMidnight, type QuotaState, quotaState } from './quota-math.js';
 
 export interface CallMeter extends Meter {
   /**
@@ -64,7 +64,6 @@ export function createCallMeter(deps: {
     settled.then(done, done);
     return settled;
   };
-  const exhausted = (quota: QuotaKey) => new QuotaExceeded(quota, nextUtcMidnight(now).toISOString());
 
   const assertMayCharge = (quota: QuotaKey) => {
     if (ended) throw new Error('This call has ended and failed; its meter charges nothing more');
@@ -82,7 +81,7 @@ export function createCallMeter(deps: {
     if (want <= 0) {
       // Nothing to charge, but a caller with nothing left still learns so.
       const state = await peek(quota);
-      if (state.remaining === 0) throw exhausted(quota);
+      if (state.remaining === 0) throw quotaExhausted(quota, now);
       return { granted: 0, quota: state };
     }
     // Held before the write is sent, so a refund finds the charge's entry even if the write throws.
@@ -102,7 +101,7 @@ export function createCallMeter(deps: {
       }),
       (done) => done.granted,
     );
-    if (result.granted === 0) throw exhausted(quota);
+    if (result.granted === 0) throw quotaExhausted(quota, now);
     return { granted: result.granted, quota: quotaState(result.used, limit, now) };
   };
 

@@ -3,11 +3,11 @@ import type { Credential } from '../auth/verify-credential.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { accessRefusal, effectivePlanLimits } from '../plans.js';
+import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
-import { parseToolArguments } from '../tools/params.js';
+import { parseToolArguments } from './arguments.js';
 import { createCallMeter } from './meter.js';
-import type { Services } from './services.js';
 import { asDomainError, errorResult, successResult } from './tool-result.js';
 
 /** Who is calling, as the HTTP edge established it. */

@@ -4,37 +4,16 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { AnyToolDefinition } from '../tools/define-tool.js';
+import type { Services } from '../services.js';
+import type { ToolCatalog } from './catalog.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { type Caller, runTool } from './run-tool.js';
-import type { Services } from './services.js';
 
-/** The tools as `tools/list` shows them, plus a lookup by name; built once, shared by every request. */
-export interface ToolCatalog {
-  listing: Tool[];
-  byName: ReadonlyMap<string, AnyToolDefinition>;
-}
-
-export function createToolCatalog(tools: readonly AnyToolDefinition[]): ToolCatalog {
-  return {
-    listing: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
-    })),
-    byName: new Map(tools.map((tool) => [tool.name, tool])),
-  };
-}
-
-export const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version };
+const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version };
 
 /**
  * The SDK would build a fresh Ajv (about a millisecond of CPU) for every per-request `Server`;

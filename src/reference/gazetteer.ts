@@ -151,7 +151,7 @@ export function placeKey(place: ResolvedPlace): string {
 }
 
 /** "Munich, Bavaria, Germany"; a city that is its own region is named once ("Berlin, Germany"). */
-export function cityDisplay(city: City): string {
+function cityDisplay(city: City): string {
   return city.region === city.name
     ? `${city.name}, ${city.countryName}`
     : `${city.name}, ${city.region}, ${city.countryName}`;

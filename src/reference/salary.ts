@@ -66,7 +66,7 @@ export function annualSalary(salary: SalaryRange): AnnualSalaryDoc {
   };
 }
 
-export const CURRENCY_SYMBOLS: Record<Currency, string> = { GBP: '£', EUR: '€', USD: '$' };
+const CURRENCY_SYMBOLS: Record<Currency, string> = { GBP: '£', EUR: '€', USD: '$' };
 
 const PERIOD_PHRASES: Record<SalaryPeriod, string> = {
   year: 'a year',

@@ -1,14 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { daysBefore, isoDate } from '../domain/calendar.js';
 import { EXPERIENCE_LEVELS, WORK_TYPES } from '../domain/enums.js';
-import type { LeadCardSource } from './dto.js';
-import {
-  daysBefore,
-  isoDate,
-  LEAD_CARD_FIELDS,
-  NEWEST_LEADS_FIRST,
-  OPEN_ROLES,
-  type SearchBody,
-} from './lead-query.js';
+import type { CompanyHiring, LeadCardSource } from './dto.js';
+import { type LabelCount, labelCounts, type SearchBody, type TermsBuckets, totalHits } from './es.js';
+import { LEAD_CARD_FIELDS, NEWEST_LEADS_FIRST, OPEN_ROLES } from './lead-query.js';
 import { NEWEST_SIGNALS_FIRST, RECENT_SIGNAL_FIELDS } from './signal-query.js';
 
 /**
@@ -21,8 +16,8 @@ import { NEWEST_SIGNALS_FIRST, RECENT_SIGNAL_FIELDS } from './signal-query.js';
  * and the 7 days before those.
  */
 
-export const TOP_LIST_SIZE = 10;
-export const RECENT_ITEMS = 5;
+const TOP_LIST_SIZE = 10;
+const RECENT_ITEMS = 5;
 
 export function buildCompanyHiringSummary(companyId: string, now: Date): SearchBody {
   const topTerms = (field: string, size = TOP_LIST_SIZE): estypes.AggregationsAggregationContainer => ({
@@ -71,27 +66,6 @@ export function buildRecentSignals(companyId: string): SearchBody {
   };
 }
 
-export interface LabelCount {
-  label: string;
-  count: number;
-}
-
-export interface CompanyHiring {
-  open_roles: number;
-  open_roles_by_experience_level: LabelCount[];
-  open_roles_by_work_type: LabelCount[];
-  top_titles: LabelCount[];
-  top_skills: LabelCount[];
-  top_locations: LabelCount[];
-  posted_last_7_days: number;
-  posted_previous_7_days: number;
-  recentLeads: LeadCardSource[];
-}
-
-interface TermsBuckets {
-  buckets: Array<{ key: string | number; doc_count: number }>;
-}
-
 interface HiringSummaryResponse {
   hits: { total?: number | { value: number }; hits: Array<{ _source?: LeadCardSource }> };
   aggregations?: {
@@ -121,15 +95,6 @@ export function readCompanyHiring(response: HiringSummaryResponse): CompanyHirin
     posted_previous_7_days: postedIn('previous_7_days'),
     recentLeads: response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
   };
-}
-
-export function totalHits(total: number | { value: number } | undefined): number {
-  if (total === undefined) return 0;
-  return typeof total === 'number' ? total : total.value;
-}
-
-export function labelCounts(aggregate: TermsBuckets | undefined): LabelCount[] {
-  return (aggregate?.buckets ?? []).map((bucket) => ({ label: String(bucket.key), count: bucket.doc_count }));
 }
 
 /** Every value of a fixed list in its own order, zero counts included, so breakdowns read the same for every company. */

@@ -1,17 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { foldKey } from '../domain/fold.js';
-import type { SearchCompaniesArgs } from '../tools/params.js';
-import {
-  type FilterClauses,
-  NOT_AN_AGENCY,
-  OPEN_ROLES,
-  placeClauses,
-  type Query,
-  type SearchBody,
-  sinceDaysAgoClause,
-  skillsClause,
-  titleClause,
-} from './lead-query.js';
+import type { SearchCompaniesArgs } from '../schemas/inputs.js';
+import type { Query, SearchBody } from './es.js';
+import { buildLeadFilter, type FilterClauses } from './lead-query.js';
 
 /**
  * `search_companies` ranks companies by their matching open roles with ONE request on the
@@ -75,27 +66,26 @@ export function buildCompanyRanking(
   };
 }
 
+/**
+ * The role filters are the lead filters of `search_leads` under the names `search_companies` gives
+ * them; on top, only companies with a profile (search_companies cannot list the others) and the
+ * name filter.
+ */
 function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses {
-  const clauses: FilterClauses = {
-    filter: [OPEN_ROLES, { exists: { field: 'company.id' } }],
-    notes: [],
-    unknownPlace: false,
-  };
-  if (args.location !== undefined) {
-    const place = placeClauses(args.location, undefined, '');
-    clauses.filter.push(...place.filter);
-    clauses.notes.push(...place.notes);
-    clauses.unknownPlace = place.unknownPlace;
-  }
-  if (args.skills?.length) clauses.filter.push(skillsClause(args.skills));
-  if (args.hiring_for_title !== undefined) clauses.filter.push(titleClause(args.hiring_for_title));
-  if (args.posted_within_days !== undefined) {
-    clauses.filter.push(sinceDaysAgoClause('posted_date', args.posted_within_days, now));
-  }
+  const clauses = buildLeadFilter(
+    {
+      location: args.location,
+      skills: args.skills,
+      title: args.hiring_for_title,
+      industry: args.industry,
+      company_size: args.company_size,
+      posted_within_days: args.posted_within_days,
+      include_recruitment_agencies: args.include_recruitment_agencies,
+    },
+    now,
+  );
+  clauses.filter.push({ exists: { field: 'company.id' } });
   if (args.name !== undefined) clauses.filter.push(nameContainsClause('company.name_key', args.name));
-  if (args.industry !== undefined) clauses.filter.push({ term: { industry_key: foldKey(args.industry) } });
-  if (args.company_size) clauses.filter.push({ term: { 'company.size_band': args.company_size } });
-  if (!args.include_recruitment_agencies) clauses.filter.push(NOT_AN_AGENCY);
   return clauses;
 }
 

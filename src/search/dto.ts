@@ -1,6 +1,6 @@
 import type { CompanyDoc, LeadDetailsDoc, LeadDoc, SignalDoc } from '../domain/documents.js';
 import { COUNTRY_NAMES } from '../domain/enums.js';
-import type { CompanyHiring } from './company-profile-query.js';
+import type { LabelCount } from './es.js';
 
 /**
  * Result shaping: documents in, the exact objects of the output schemas out. Fields are copied one
@@ -55,7 +55,6 @@ export function toLeadCard(doc: LeadCardSource, enriched: boolean) {
     enriched,
   };
 }
-export type LeadCard = ReturnType<typeof toLeadCard>;
 
 function toLeadDetails(details: LeadDetailsDoc) {
   return {
@@ -95,7 +94,6 @@ export function toLeadPreview(doc: LeadDoc, enriched: boolean) {
     details: enriched ? toLeadDetails(doc.details) : null,
   };
 }
-export type LeadPreview = ReturnType<typeof toLeadPreview>;
 
 export function leadPreviewNotes(doc: Pick<LeadDoc, 'is_open'>, enriched: boolean): string[] {
   if (doc.is_open) return [];
@@ -104,6 +102,19 @@ export function leadPreviewNotes(doc: Pick<LeadDoc, 'is_open'>, enriched: boolea
       ? 'This role has closed. Its details stay available because the account unlocked it earlier.'
       : 'This role has closed, so enrich_lead can no longer unlock its details. search_leads finds open roles like it.',
   ];
+}
+
+/** `get_company`'s hiring summary, as `readCompanyHiring` reads it from one search. */
+export interface CompanyHiring {
+  open_roles: number;
+  open_roles_by_experience_level: LabelCount[];
+  open_roles_by_work_type: LabelCount[];
+  top_titles: LabelCount[];
+  top_skills: LabelCount[];
+  top_locations: LabelCount[];
+  posted_last_7_days: number;
+  posted_previous_7_days: number;
+  recentLeads: LeadCardSource[];
 }
 
 /** The identity fields every view of a company starts with. */
@@ -123,7 +134,6 @@ function companyBasics(company: CompanyDoc) {
 export function toCompanyListItem(company: CompanyDoc, openRoles: number) {
   return { ...companyBasics(company), location: company.location, open_roles: openRoles };
 }
-export type CompanyListItem = ReturnType<typeof toCompanyListItem>;
 
 export type RecentSignalSource = Pick<
   SignalDoc,
@@ -171,7 +181,6 @@ export function toCompanyProfile(
     recent_signals: recentSignals.map(toRecentSignal),
   };
 }
-export type CompanyProfile = ReturnType<typeof toCompanyProfile>;
 
 export type SignalSource = Omit<SignalDoc, 'seq' | 'company'> & {
   company: Pick<SignalDoc['company'], 'id' | 'name' | 'logo_url'>;
@@ -190,7 +199,6 @@ export function toSignal(doc: SignalSource) {
     announced_on: doc.announced_on,
   };
 }
-export type Signal = ReturnType<typeof toSignal>;
 
 /** The English name of an ISO country code, or the code itself for a country outside the list. */
 export function countryName(code: string): string {

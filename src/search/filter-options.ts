@@ -3,17 +3,18 @@ import {
   CURRENCIES,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
+  INSIGHT_BREAKDOWN_BY,
+  INSIGHT_GROUP_BY,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
-import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../tools/params.js';
-import { type LabelCount, labelCounts } from './company-profile-query.js';
 import { countryName } from './dto.js';
-import { OPEN_ROLES, type SearchBody } from './lead-query.js';
+import { type LabelCount, labelCounts, type SearchBody } from './es.js';
+import { OPEN_ROLES } from './lead-query.js';
 
-export const TOP_INDUSTRIES = 20;
+const TOP_INDUSTRIES = 20;
 
 /** The most common industries among open roles; `label` is the value to pass as `industry`. */
 export function buildTopIndustriesQuery(): SearchBody {
@@ -51,4 +52,3 @@ export function filterOptions(topIndustries: LabelCount[]) {
     top_industries: topIndustries,
   };
 }
-export type FilterOptions = ReturnType<typeof filterOptions>;

@@ -1,8 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { InsightBreakdownBy, InsightGroupBy, MarketInsightsArgs } from '../tools/params.js';
-import { totalHits } from './company-profile-query.js';
+import { DAY_MS, daysBefore, isoDate } from '../domain/calendar.js';
+import type { InsightBreakdownBy, InsightGroupBy } from '../domain/enums.js';
+import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import { countryName } from './dto.js';
-import { buildLeadFilter, daysBefore, isoDate, type SearchBody } from './lead-query.js';
+import { type SearchBody, totalHits } from './es.js';
+import { buildLeadFilter } from './lead-query.js';
 
 /**
  * `get_market_insights` (docs/search-semantics.md, "get_market_insights") as ONE search on the
@@ -51,7 +53,6 @@ const BREAKDOWN_SIZE = 20;
 const COMPANY_HIT = 'company_hit';
 /** The roles posted before the oldest period the histogram covers: the rest of `other_count`. */
 const BEFORE_PERIODS = 'before_periods';
-const DAY_MS = 86_400_000;
 
 function isPeriod(groupBy: InsightGroupBy): groupBy is PeriodDimension {
   return groupBy === 'posted_week' || groupBy === 'posted_month';
@@ -142,7 +143,7 @@ function periodWindow(groupBy: PeriodDimension, limit: number, now: Date): { old
   return { oldest: Date.UTC(year, month - limit, 1), end: Date.UTC(year, month + 1, 1) };
 }
 
-export interface SalaryFigures {
+interface SalaryFigures {
   currency: MarketInsightsArgs['currency'];
   sample_size: number;
   min: number | null;
@@ -153,14 +154,14 @@ export interface SalaryFigures {
   mean: number | null;
 }
 
-export interface InsightBreakdownEntry {
+interface InsightBreakdownEntry {
   key: string;
   label: string;
   count: number;
   share_percent: number;
 }
 
-export interface InsightRow extends InsightBreakdownEntry {
+interface InsightRow extends InsightBreakdownEntry {
   salary?: SalaryFigures;
   breakdown?: InsightBreakdownEntry[];
   change_percent?: number | null;
@@ -350,7 +351,7 @@ function periodIncludes(groupBy: PeriodDimension, startMillis: number, now: Date
   const start = new Date(startMillis);
   const end =
     groupBy === 'posted_week'
-      ? startMillis + 7 * 86_400_000
+      ? startMillis + 7 * DAY_MS
       : Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
   return now.getTime() >= startMillis && now.getTime() < end;
 }

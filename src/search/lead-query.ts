@@ -1,19 +1,18 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { daysBefore, isoDate } from '../domain/calendar.js';
 import type { Currency } from '../domain/enums.js';
 import { foldKey } from '../domain/fold.js';
 import { InvalidArgument } from '../errors.js';
 import { placeKey, resolvePlace } from '../reference/gazetteer.js';
-import type { LeadFilters, SearchLeadsArgs } from '../tools/params.js';
+import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
+import type { Query, SearchBody } from './es.js';
 
 /**
  * Pure builders for queries on the leads index (docs/search-semantics.md, "Matching"). Each clause
  * builder covers one filter so `search_leads`, `get_market_insights` and `search_companies` share
  * the exact same semantics.
  */
-
-export type Query = estypes.QueryDslQueryContainer;
-export type SearchBody = Omit<estypes.SearchRequest, 'index'>;
 
 /** Filter clauses plus what the caller should tell the assistant about them. */
 export interface FilterClauses {
@@ -24,13 +23,13 @@ export interface FilterClauses {
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
-export const NOT_AN_AGENCY: Query = { term: { 'company.is_agency': false } };
+const NOT_AN_AGENCY: Query = { term: { 'company.is_agency': false } };
 
-export function titleClause(words: string): Query {
+function titleClause(words: string): Query {
   return { match: { title: { query: words, operator: 'and' } } };
 }
 
-export function skillsClause(skills: readonly string[]): Query {
+function skillsClause(skills: readonly string[]): Query {
   return { terms: { skills_key: [...new Set(skills.map(foldKey))] } };
 }
 
@@ -45,7 +44,7 @@ export function sinceDaysAgoClause(field: string, days: number, now: Date): Quer
  * single centre to measure from, so that is an error on the location; a place that is not
  * recognised at all is not an error but an empty result with a note, as without a radius.
  */
-export function placeClauses(
+function placeClauses(
   location: string,
   radiusKm: number | undefined,
   fieldPrefix: string,
@@ -123,10 +122,7 @@ export function buildLeadFilter(filters: LeadFilters, now: Date, fieldPrefix = '
  * bound and its min is within the upper bound. A role without a salary has neither field,
  * so any bound leaves it out.
  */
-export function salaryClauses(
-  bounds: { min?: number | undefined; max?: number | undefined },
-  currency: Currency,
-) {
+function salaryClauses(bounds: { min?: number | undefined; max?: number | undefined }, currency: Currency) {
   const prefix = `salary_annual.${currency.toLowerCase()}`;
   const clauses: Query[] = [];
   if (bounds.min !== undefined) clauses.push({ range: { [`${prefix}_max`]: { gte: bounds.min } } });
@@ -184,14 +180,4 @@ export function buildLeadSearch(
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
   };
-}
-
-export function isoDate(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** The UTC calendar day `days` days before `now`'s day, at midnight. */
-export function daysBefore(now: Date, days: number): Date {
-  const day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(day - days * 86_400_000);
 }

@@ -1,8 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { SearchSignalsArgs } from '../tools/params.js';
+import type { SearchSignalsArgs } from '../schemas/inputs.js';
 import { nameContainsClause } from './company-query.js';
 import type { PagePosition } from './cursor.js';
-import { type Query, type SearchBody, sinceDaysAgoClause } from './lead-query.js';
+import type { Query, SearchBody } from './es.js';
+import { sinceDaysAgoClause } from './lead-query.js';
 
 export const NEWEST_SIGNALS_FIRST: estypes.SortCombinations[] = [{ announced_on: 'desc' }, { seq: 'desc' }];
 

@@ -1,6 +1,6 @@
-import { type Collection, type Db, MongoServerError } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { randomBase62 } from '../auth/random.js';
-import { nextCreditRenewal } from '../billing/credit-renewal.js';
+import { nextCreditRenewal } from '../domain/calendar.js';
 import { InvalidArgument } from '../errors.js';
 import {
   type AccountPlanFields,
@@ -10,7 +10,7 @@ import {
   type QuotaLimit,
   type SubscriptionStatus,
 } from '../plans.js';
-import { databaseBackend } from './mongo.js';
+import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 export interface Account extends AccountPlanFields {
   _id: string;
@@ -36,7 +36,6 @@ export interface AccountChanges {
 }
 
 const COLLECTION = 'accounts';
-const DUPLICATE_KEY = 11000;
 
 export class AccountsStore {
   private readonly accounts: Collection<Account>;
@@ -71,7 +70,7 @@ export class AccountsStore {
     try {
       await databaseBackend(() => this.accounts.insertOne(account));
     } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
+      if (isDuplicateKey(error)) {
         throw new InvalidArgument('email', `An account with the email ${account.email} already exists.`);
       }
       throw error;

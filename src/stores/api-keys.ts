@@ -59,14 +59,22 @@ export class ApiKeysStore {
     return databaseBackend(() => this.keys.findOne({ hash: hashApiKey(key) }));
   }
 
-  /** Returns false when no such key exists; revoking twice keeps the first revocation time. */
-  async revoke(keyId: string, now: Date): Promise<boolean> {
+  /** The account's keys, newest first, revoked ones included. */
+  async listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    return databaseBackend(() =>
+      this.keys.find({ account_id: accountId }).sort({ created_at: -1 }).toArray(),
+    );
+  }
+
+  /**
+   * Returns false when no such key exists (in `accountId`, when given: the account pages revoke
+   * only their own keys); revoking twice keeps the first revocation time.
+   */
+  async revoke(keyId: string, now: Date, accountId?: string): Promise<boolean> {
+    const key = { _id: keyId, ...(accountId !== undefined && { account_id: accountId }) };
     return databaseBackend(async () => {
-      const result = await this.keys.updateOne(
-        { _id: keyId, revoked_at: null },
-        { $set: { revoked_at: now } },
-      );
-      return result.matchedCount === 1 || (await this.keys.countDocuments({ _id: keyId })) === 1;
+      const result = await this.keys.updateOne({ ...key, revoked_at: null }, { $set: { revoked_at: now } });
+      return result.matchedCount === 1 || (await this.keys.countDocuments(key)) === 1;
     });
   }
 

@@ -1,4 +1,5 @@
-import { type Collection, MongoServerError } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { isDuplicateKey } from './mongo.js';
 
 /**
  * Counters that must never pass a ceiling, however many server processes add to them at once.
@@ -58,7 +59,6 @@ function recordOf(entry: JournalEntry | undefined, amount: number) {
 /** Fields stored once, when the counter is created (besides `used`, which starts at 0). */
 export type CounterFields = { expires_at: Date } & Record<string, unknown>;
 
-const DUPLICATE_KEY = 11000;
 /** Every failed compare-and-set means another caller succeeded, so this is only reached under absurd load. */
 const MAX_COMPARE_AND_SET_ATTEMPTS = 200;
 
@@ -253,6 +253,6 @@ async function createIfMissing(
     await counters.updateOne({ _id: id }, { $setOnInsert: { ...fieldsOnCreate, used: 0 } }, { upsert: true });
   } catch (error) {
     // Two callers creating the same counter at once: one insert wins, which is all we need.
-    if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+    if (!isDuplicateKey(error)) throw error;
   }
 }

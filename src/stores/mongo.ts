@@ -3,6 +3,7 @@ import {
   MongoClient,
   MongoNetworkError,
   MongoNetworkTimeoutError,
+  MongoServerError,
   MongoServerSelectionError,
 } from 'mongodb';
 import type { Config } from '../config.js';
@@ -24,6 +25,7 @@ export async function connectMongo(
     // charging code decides itself what is safe to repeat.
     retryWrites: false,
   });
+  boundOperationsBy(settings.BACKEND_TIMEOUT_MS);
   await client.connect().catch(() => undefined);
   return { client, db: client.db(settings.MONGODB_DB) };
 }
@@ -51,12 +53,41 @@ export function isMongoOutage(error: unknown): boolean {
   );
 }
 
-/** Runs one MongoDB call, mapping an outage to `Unavailable`. */
+/** MongoDB's error code for a write that a unique index refused. */
+const DUPLICATE_KEY = 11000;
+
+export function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+/**
+ * The longest any MongoDB call may take before it counts as an outage. The driver's own timeouts
+ * bound each socket read, but a call that checks out a pooled connection just as the server drops
+ * it has been seen to wait for ever, with no timeout left to fire; this deadline ends such a call.
+ * It is twice the longest BACKEND_TIMEOUT_MS of the process's connections, plus a second, so it
+ * never cuts short a call the driver would still end by itself. (The stuck call keeps its pooled
+ * connection; the pool's size bounds what that can cost.)
+ */
+let operationDeadlineMs = 0;
+
+function boundOperationsBy(backendTimeoutMs: number): void {
+  operationDeadlineMs = Math.max(operationDeadlineMs, 2 * backendTimeoutMs + 1000);
+}
+
+/** Runs one MongoDB call, mapping an outage (or a call past the deadline) to `Unavailable`. */
 export async function databaseBackend<T>(call: () => Promise<T>): Promise<T> {
+  let deadline: NodeJS.Timeout | undefined;
+  const pastDeadline = new Promise<never>((_resolve, reject) => {
+    if (operationDeadlineMs > 0) {
+      deadline = setTimeout(() => reject(new Unavailable('database')), operationDeadlineMs);
+    }
+  });
   try {
-    return await call();
+    return await Promise.race([call(), pastDeadline]);
   } catch (error) {
     if (isMongoOutage(error)) throw new Unavailable('database');
     throw error;
+  } finally {
+    clearTimeout(deadline);
   }
 }

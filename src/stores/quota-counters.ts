@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
+import { DAY_MS, isoDate, nextUtcMidnight } from '../domain/calendar.js';
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { nextUtcMidnight, utcDay } from '../mcp/quota-math.js';
 import type { QuotaKey, QuotaLimit } from '../plans.js';
 import { BackgroundRetries } from './background-retries.js';
 import {
@@ -39,7 +39,7 @@ const LONGEST_REFUND_RETRY_MS = 5_000;
 
 const COLLECTION = 'quota_counters';
 /** Yesterday's counters stay a day for operators to look at, then expire. */
-const KEEP_AFTER_RESET_MS = 86_400_000;
+const KEEP_AFTER_RESET_MS = DAY_MS;
 
 /** One document per account, quota and UTC day: `{ _id, account_id, quota, day, used, expires_at }`. */
 export class QuotaCountersStore {
@@ -192,14 +192,14 @@ export function newChargeId(): string {
 
 /** The counter of `quota` on the UTC day of `now`. */
 export function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
-  return `${accountId}:${quota}:${utcDay(now)}`;
+  return `${accountId}:${quota}:${isoDate(now)}`;
 }
 
 function counterFields(accountId: string, quota: QuotaKey, now: Date) {
   return {
     account_id: accountId,
     quota,
-    day: utcDay(now),
+    day: isoDate(now),
     expires_at: new Date(nextUtcMidnight(now).getTime() + KEEP_AFTER_RESET_MS),
   };
 }

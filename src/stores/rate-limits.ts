@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { minuteWindowStart, secondsToNextMinute } from '../mcp/quota-math.js';
+import { minuteWindowStart, secondsToNextMinute } from '../domain/calendar.js';
 import { addWithin, type CounterDoc } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
 

@@ -1,8 +1,8 @@
-import { type Collection, type Db, MongoServerError } from 'mongodb';
-import { databaseBackend } from './mongo.js';
+import type { Collection, Db } from 'mongodb';
+import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 /** How a lead came to be unlocked for an account. */
-export type UnlockSource = 'mcp' | 'app';
+type UnlockSource = 'mcp' | 'app';
 
 export interface UnlockDoc {
   account_id: string;
@@ -24,12 +24,6 @@ export type PendingClaim = Pick<
   UnlockDoc,
   'account_id' | 'lead_id' | 'claim_id' | 'claimed_at' | 'created_at'
 >;
-
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
-}
 
 /**
  * One document per (account, lead) unlock; the unique index makes an unlock happen at most once.

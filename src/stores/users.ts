@@ -1,8 +1,8 @@
-import { type Collection, type Db, MongoServerError } from 'mongodb';
-import { hashPassword } from '../auth/password.js';
+import type { Collection, Db } from 'mongodb';
+import { hashPassword, passwordMatches } from '../auth/password.js';
 import { randomBase62 } from '../auth/random.js';
 import { InvalidArgument } from '../errors.js';
-import { databaseBackend } from './mongo.js';
+import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 export const USER_STATUSES = ['active', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -20,7 +20,16 @@ export interface User {
 }
 
 const COLLECTION = 'users';
-const DUPLICATE_KEY = 11000;
+
+/**
+ * Compared against when no user has the email, so an unknown email costs the same scrypt work as a
+ * wrong password and the answer's timing does not tell which it was. Made once, on first need.
+ */
+let hashForUnknownEmails: Promise<string> | undefined;
+
+function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 export class UsersStore {
   private readonly users: Collection<User>;
@@ -39,7 +48,7 @@ export class UsersStore {
   async create(input: { email: string; password: string; accountId: string; now: Date }): Promise<User> {
     const user: User = {
       _id: `usr_${randomBase62(16)}`,
-      email: input.email.trim().toLowerCase(),
+      email: normalizedEmail(input.email),
       account_id: input.accountId,
       status: 'active',
       password_hash: await hashPassword(input.password),
@@ -49,7 +58,7 @@ export class UsersStore {
     try {
       await databaseBackend(() => this.users.insertOne(user));
     } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) {
+      if (isDuplicateKey(error)) {
         throw new InvalidArgument('email', `A user with the email ${user.email} already exists.`);
       }
       throw error;
@@ -59,6 +68,33 @@ export class UsersStore {
 
   async findById(userId: string): Promise<User | null> {
     return databaseBackend(() => this.users.findOne({ _id: userId }));
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    return databaseBackend(() => this.users.findOne({ email: normalizedEmail(email) }));
+  }
+
+  /**
+   * The user whose email and password these are, or `null`: the same answer, after the same work,
+   * for an unknown email and for a wrong password. Status is the caller's to check.
+   */
+  async findByCredentials(email: string, password: string): Promise<User | null> {
+    const user = await this.findByEmail(email);
+    if (user === null) {
+      hashForUnknownEmails ??= hashPassword('no user has this email');
+      await passwordMatches(password, await hashForUnknownEmails);
+      return null;
+    }
+    return (await passwordMatches(password, user.password_hash)) ? user : null;
+  }
+
+  /** Replaces the password; returns false when no such user exists. */
+  async setPassword(userId: string, password: string, now: Date): Promise<boolean> {
+    const passwordHash = await hashPassword(password);
+    const result = await databaseBackend(() =>
+      this.users.updateOne({ _id: userId }, { $set: { password_hash: passwordHash, updated_at: now } }),
+    );
+    return result.matchedCount === 1;
   }
 
   /** Returns the user as it now is, or `null` for an unknown user. */

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.js';
 import type { Credential } from '../auth/verify-credential.js';
+import type { QuotaState } from '../billing/quota-state.js';
 import type { Logger } from '../logger.js';
-import type { QuotaState } from '../mcp/quota-math.js';
-import type { Services } from '../mcp/services.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
+import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
 
 /** MCP tool annotations; every tool states all four (docs/results-and-errors.md, "Annotations"). */
@@ -67,7 +67,7 @@ export interface ToolContext {
  * A tool's result type: its output schema's input type without the index signatures that loose
  * (forward-compatible) output objects carry, so plain result interfaces fit it.
  */
-export type ToolResult<T> = T extends readonly (infer Item)[]
+type ToolResult<T> = T extends readonly (infer Item)[]
   ? ToolResult<Item>[]
   : T extends object
     ? { [Key in keyof T as string extends Key ? never : Key]: ToolResult<T[Key]> }

@@ -1,23 +1,9 @@
-import { z } from 'zod';
 import { unlockLead } from '../billing/enrich.js';
+import { enrichLeadInput } from '../schemas/inputs.js';
+import { enrichLeadOutput } from '../schemas/outputs.js';
 import { leadPreviewNotes, toLeadPreview } from '../search/dto.js';
 import { defineTool } from './define-tool.js';
 import { fetchLead } from './lead-lookup.js';
-import { leadPreviewSchema, quotaSchema } from './output-schemas.js';
-import { enrichLeadInput } from './params.js';
-
-export const enrichLeadOutput = z.looseObject({
-  lead: leadPreviewSchema.describe('The lead preview with details filled in'),
-  already_enriched: z
-    .boolean()
-    .describe(
-      'true when the account had unlocked this lead before (here or in the app): nothing was charged',
-    ),
-  charged_credits: z.int().min(0).max(1).describe('Credits this call charged: 1, or 0 when already unlocked'),
-  credits: z.int().min(0).describe('Enrichment credits left this month'),
-  quota: quotaSchema.describe("Today's enrichments quota after this call"),
-  notes: z.array(z.string()).describe('What the assistant should know about this result.'),
-});
 
 export const enrichLead = defineTool({
   name: 'enrich_lead',
@@ -33,7 +19,8 @@ export const enrichLead = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: 'leads:enrich',
   access: 'paid',
-  // Charged by src/billing/enrich.ts together with the credit, not through the call's meter.
+  // Declared like every metered tool's, but charged by src/billing/enrich.ts under the unlock's claim,
+  // together with the credit, not through the call's meter: docs/enrichment.md, "Why not the meter".
   meters: 'enrichments',
   async handler(args, { account, limits, now, services, logger }) {
     const lead = await fetchLead(services, args.lead_id);

@@ -1,5 +1,7 @@
 import type { CompanyDoc } from '../domain/documents.js';
 import { NotFound } from '../errors.js';
+import { getCompanyInput } from '../schemas/inputs.js';
+import { getCompanyOutput } from '../schemas/outputs.js';
 import {
   buildCompanyHiringSummary,
   buildRecentSignals,
@@ -8,8 +10,6 @@ import {
 import { type RecentSignalSource, toCompanyProfile } from '../search/dto.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { getCompanyOutput } from './output-schemas.js';
-import { getCompanyInput } from './params.js';
 
 export const getCompany = defineTool({
   name: 'get_company',

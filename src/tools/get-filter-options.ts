@@ -1,8 +1,8 @@
+import { noArgumentsInput } from '../schemas/inputs.js';
+import { filterOptionsOutput } from '../schemas/outputs.js';
 import { buildTopIndustriesQuery, filterOptions, readTopIndustries } from '../search/filter-options.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { filterOptionsOutput } from './output-schemas.js';
-import { noArgumentsInput } from './params.js';
 
 export const getFilterOptions = defineTool({
   name: 'get_filter_options',

@@ -1,8 +1,8 @@
+import { getLeadInput } from '../schemas/inputs.js';
+import { getLeadOutput } from '../schemas/outputs.js';
 import { leadPreviewNotes, toLeadPreview } from '../search/dto.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 import { fetchLead } from './lead-lookup.js';
-import { getLeadOutput } from './output-schemas.js';
-import { getLeadInput } from './params.js';
 
 export const getLead = defineTool({
   name: 'get_lead',

@@ -1,8 +1,8 @@
+import { marketInsightsInput } from '../schemas/inputs.js';
+import { marketInsightsOutput } from '../schemas/outputs.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { marketInsightsOutput } from './output-schemas.js';
-import { marketInsightsInput } from './params.js';
 
 export const getMarketInsights = defineTool({
   name: 'get_market_insights',

@@ -1,6 +1,6 @@
 import type { LeadDoc } from '../domain/documents.js';
 import { NotFound } from '../errors.js';
-import type { Services } from '../mcp/services.js';
+import type { Services } from '../services.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 
 /** Fetches one lead by id, open or closed; `not_found` when no lead has that id. */

@@ -1,12 +1,12 @@
 import type { CompanyDoc } from '../domain/documents.js';
-import type { Services } from '../mcp/services.js';
+import { searchCompaniesInput } from '../schemas/inputs.js';
+import { searchCompaniesOutput } from '../schemas/outputs.js';
 import { buildCompanyRanking, readCompanyRanking } from '../search/company-query.js';
 import { toCompanyListItem } from '../search/dto.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
+import type { Services } from '../services.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { searchCompaniesOutput } from './output-schemas.js';
-import { searchCompaniesInput } from './params.js';
 
 export const searchCompanies = defineTool({
   name: 'search_companies',

@@ -1,12 +1,12 @@
 import type { LeadDoc } from '../domain/documents.js';
-import { totalHits } from '../search/company-profile-query.js';
+import { searchLeadsInput } from '../schemas/inputs.js';
+import { searchLeadsOutput } from '../schemas/outputs.js';
 import { toLeadCard } from '../search/dto.js';
+import { totalHits } from '../search/es.js';
 import { buildLeadSearch } from '../search/lead-query.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { searchLeadsOutput } from './output-schemas.js';
-import { searchLeadsInput } from './params.js';
 
 export const searchLeads = defineTool({
   name: 'search_leads',

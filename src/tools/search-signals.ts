@@ -1,10 +1,10 @@
+import { searchSignalsInput } from '../schemas/inputs.js';
+import { searchSignalsOutput } from '../schemas/outputs.js';
 import { type SignalSource, toSignal } from '../search/dto.js';
 import { finishPage, planPage } from '../search/paging.js';
 import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
-import { searchSignalsOutput } from './output-schemas.js';
-import { searchSignalsInput } from './params.js';
 
 export const searchSignals = defineTool({
   name: 'search_signals',

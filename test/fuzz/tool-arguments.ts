@@ -134,7 +134,21 @@ function validArguments(
             ),
       ),
     )
-    .map((entries) => objectOf(entries.filter((entry) => entry !== undefined)));
+    .map((entries) => objectOf(entries.filter((entry) => entry !== undefined)))
+    .filter(crossFieldRulesHold);
+}
+
+/**
+ * The rules between parameters that JSON Schema cannot state (src/schemas/inputs.ts refines them):
+ * a salary range in order, and a breakdown other than the grouping. A valid call keeps them.
+ */
+function crossFieldRulesHold(args: { [key: string]: FuzzJson }): boolean {
+  const asNumber = (value: FuzzJson | undefined) =>
+    value instanceof NumberLiteral ? Number(value.text) : typeof value === 'number' ? value : undefined;
+  const min = asNumber(args.min_annual_salary);
+  const max = asNumber(args.max_annual_salary);
+  if (min !== undefined && max !== undefined && max < min) return false;
+  return args.breakdown_by === undefined || args.breakdown_by !== args.group_by;
 }
 
 /** Values the schema refuses, each with the field the refusal must name (`path`, or deeper for lists and objects). */

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { SignJWT } from 'jose';
+import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoAccounts } from '../../seed/demo-accounts.js';
-import { accessTokenAudience, accessTokenSigningKey, mintAccessToken } from '../../src/auth/access-token.js';
+import { accessTokenAudience } from '../../src/auth/access-token.js';
 import type { Scope } from '../../src/auth/scopes.js';
+import { listGrants, revokeGrant } from '../../src/oauth/grants.js';
 import { tools } from '../../src/tools/registry.js';
 import { accessTokenFor, createUser, signedInUser } from '../support/access-tokens.js';
 import { testEnv } from '../support/backends.js';
@@ -54,110 +55,96 @@ describe('access tokens', () => {
     });
   });
 
-  describe('the forged token of the report', () => {
-    /** HS256 with the published secret, for a demo account and a user nobody created. */
-    const forgedToken = async (target: TestServer) => {
+  it('every process accepts the tokens of every other: they share the signing keys kept in MongoDB', async () => {
+    const { account } = await createAccountWithKey(server.services);
+    const { token } = await signedInUser(otherServer, account._id, ALL_SCOPES);
+    expect((await usage(server, token)).status).toBe(200);
+    expect((await usage(otherServer, token)).status).toBe(200);
+  });
+
+  describe('forged tokens', () => {
+    /** Claims naming a real account, signed by someone other than our authorization server. */
+    const forge = async (target: TestServer) => {
       const [demo] = await createDemoAccounts(target.services.mongo);
       if (demo === undefined) throw new Error('no demo account');
-      return mintAccessToken(
-        { secret: PUBLISHED_DEVELOPMENT_SECRET, baseUrl: target.config.BASE_URL },
-        {
-          userId: 'usr_0000000000000000',
-          accountId: demo.accountId,
-          scopes: ALL_SCOPES,
-          expiresInSeconds: 300,
-        },
-      );
+      return new SignJWT({
+        account_id: demo.accountId,
+        gid: 'grant-nobody-made',
+        scope: ALL_SCOPES.join(' '),
+      })
+        .setSubject('usr_0000000000000000')
+        .setIssuer(target.config.BASE_URL)
+        .setAudience(accessTokenAudience(target.config.BASE_URL))
+        .setIssuedAt()
+        .setExpirationTime('5m');
     };
 
-    it('is refused by a server with its own secret: the signature does not match', async () => {
-      await expectRefused(server, await forgedToken(server), 'The access token is not valid.');
-      const rawKey = await new SignJWT({ account_id: 'acc_x', scope: 'account:read' })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('usr_x')
-        .setIssuer(server.config.BASE_URL)
-        .setAudience(accessTokenAudience(server.config.BASE_URL))
-        .setIssuedAt()
-        .setExpirationTime('5m')
-        .sign(new TextEncoder().encode(PUBLISHED_DEVELOPMENT_SECRET));
-      await expectRefused(server, rawKey, 'The access token is not valid.');
+    it('the HS256 tokens of earlier versions are refused, with the published secret or the server’s own', async () => {
+      for (const secret of [PUBLISHED_DEVELOPMENT_SECRET, server.config.SERVER_SECRET]) {
+        const token = await (await forge(server))
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .sign(new TextEncoder().encode(secret));
+        await expectRefused(server, token, 'The access token is not valid.');
+      }
     });
 
-    it('is refused even by a development server that still signs with the published value: no such user', async () => {
-      const development = await startTestServer({
-        tools,
-        config: { HOST: '127.0.0.1', NODE_ENV: 'development', SERVER_SECRET: PUBLISHED_DEVELOPMENT_SECRET },
-      });
-      try {
-        await expectRefused(
-          development,
-          await forgedToken(development),
-          'The user of this access token does not exist.',
-        );
-      } finally {
-        await development.close();
-      }
+    it('an ES256 token signed by a key not in our JWKS is refused', async () => {
+      const { privateKey } = await generateKeyPair('ES256');
+      const token = await (await forge(server))
+        .setProtectedHeader({ alg: 'ES256', kid: 'stranger' })
+        .sign(privateKey);
+      await expectRefused(server, token, 'The access token is not valid.');
     });
   });
 
-  describe('time claims', () => {
-    let accountId: string;
+  describe('time claims, on tokens the authorization server issued', () => {
     let userId: string;
 
     beforeAll(async () => {
       const { account } = await createAccountWithKey(server.services);
-      accountId = account._id;
-      userId = (await createUser(server.services, accountId))._id;
-    });
-
-    /** Signed with the server's own key, with exactly the time claims given. */
-    const tokenWithTimes = (times: { iat?: number; exp?: number }) =>
-      new SignJWT({ account_id: accountId, scope: 'account:read', ...times })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(userId)
-        .setIssuer(server.config.BASE_URL)
-        .setAudience(accessTokenAudience(server.config.BASE_URL))
-        .sign(accessTokenSigningKey(server.config.SERVER_SECRET));
-    const nowSeconds = () => Math.floor(Date.now() / 1000);
-    const missingTimes = 'The access token must carry its issue and expiry times (iat and exp) as numbers.';
-
-    it('a token without exp, or without iat, is refused', async () => {
-      await expectRefused(server, await tokenWithTimes({ iat: nowSeconds() }), missingTimes);
-      await expectRefused(server, await tokenWithTimes({ exp: nowSeconds() + 300 }), missingTimes);
-      expect(
-        (await usage(server, await tokenWithTimes({ iat: nowSeconds(), exp: nowSeconds() + 300 }))).status,
-      ).toBe(200);
+      userId = (await createUser(server.services, account._id))._id;
     });
 
     it('a lifetime over an hour is refused', async () => {
       const token = await accessTokenFor(server, {
         userId,
-        accountId,
         scopes: ['account:read'],
         expiresInSeconds: 24 * 3600,
       });
       await expectRefused(server, token, 'The access token lives longer than 3600 seconds (exp - iat).');
     });
 
-    it('an iat in the future (beyond a few seconds of clock skew) is refused', async () => {
-      const token = await accessTokenFor(server, {
+    it('an iat in the future (beyond a few seconds of clock skew) is refused; within them it is accepted', async () => {
+      const future = await accessTokenFor(server, {
         userId,
-        accountId,
         scopes: ['account:read'],
         issuedAt: new Date(Date.now() + 10 * 60_000),
       });
-      await expectRefused(server, token, 'The access token was issued in the future (iat).');
+      await expectRefused(server, future, 'The access token was issued in the future (iat).');
+      const skewed = await accessTokenFor(server, {
+        userId,
+        scopes: ['account:read'],
+        issuedAt: new Date(Date.now() + 2_000),
+      });
+      expect((await usage(server, skewed)).status).toBe(200);
+    });
+
+    it('an expired token is refused', async () => {
+      const token = await accessTokenFor(server, {
+        userId,
+        scopes: ['account:read'],
+        issuedAt: new Date(Date.now() - 3600_000),
+        expiresInSeconds: 600,
+      });
+      await expectRefused(server, token, 'The access token has expired.');
     });
   });
 
   describe('the user named by the token', () => {
     it('must exist', async () => {
       const { account } = await createAccountWithKey(server.services);
-      const token = await accessTokenFor(server, {
-        userId: 'usr_NeverCreated0000',
-        accountId: account._id,
-        scopes: ALL_SCOPES,
-      });
+      const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
+      await server.services.mongo.db.collection('users').deleteOne({ _id: user._id as never });
       await expectRefused(server, token, 'The user of this access token does not exist.');
     });
 
@@ -184,17 +171,15 @@ describe('access tokens', () => {
       await expectRefused(otherServer, token, 'The user of this access token does not exist.');
     });
 
-    it('must belong to the account the token names', async () => {
+    it('must still belong to the account the token names', async () => {
       const [{ account: own }, { account: other }] = await Promise.all([
         createAccountWithKey(server.services),
         createAccountWithKey(server.services),
       ]);
-      const user = await createUser(server.services, own._id);
-      const token = await accessTokenFor(server, {
-        userId: user._id,
-        accountId: other._id,
-        scopes: ALL_SCOPES,
-      });
+      const { user, token } = await signedInUser(server, own._id, ALL_SCOPES);
+      await server.services.mongo.db
+        .collection('users')
+        .updateOne({ _id: user._id as never }, { $set: { account_id: other._id } });
       await expectRefused(server, token, 'The user of this access token does not belong to its account.');
     });
 
@@ -203,6 +188,31 @@ describe('access tokens', () => {
       const { token } = await signedInUser(server, account._id, ALL_SCOPES);
       await server.services.mongo.db.collection('accounts').deleteOne({ _id: account._id as never });
       await expectRefused(server, token, 'The account of this credential no longer exists.');
+    });
+  });
+
+  describe('the grant named by the token', () => {
+    it('a revoked grant is refused at once by every server process', async () => {
+      const { account } = await createAccountWithKey(server.services);
+      const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
+      const [app] = await listGrants(server.services.mongo.db, user._id);
+      expect(
+        await revokeGrant(server.services.mongo.db, { grantId: app?.grantId ?? '', userId: user._id }),
+      ).toBe(true);
+      const revoked = 'The access token was revoked: its grant no longer exists.';
+      await expectRefused(server, token, revoked);
+      await expectRefused(otherServer, token, revoked);
+    });
+
+    it('a token for another resource than our /mcp is refused: no passthrough', async () => {
+      const { account } = await createAccountWithKey(server.services);
+      const user = await createUser(server.services, account._id);
+      const token = await accessTokenFor(server, {
+        userId: user._id,
+        scopes: ALL_SCOPES,
+        audience: 'https://other-server.example/mcp',
+      });
+      await expectRefused(server, token, 'The access token was issued for another resource.');
     });
   });
 });

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
 import { type AdminStores, openAdminStores } from '../../src/admin/commands.js';
 import { hashApiKey } from '../../src/auth/api-key-format.js';
 import { passwordMatches } from '../../src/auth/password.js';
+import { loadSigningKeys } from '../../src/oauth/signing-keys.js';
 import { testBackends } from '../support/backends.js';
 
 describe('admin commands', () => {
@@ -21,13 +23,14 @@ describe('admin commands', () => {
     await client?.close();
   });
 
-  const admin = async (...argv: string[]) => {
+  const adminWith = async (using: AdminStores, argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
     const io: AdminIo = { stdout: (text) => out.push(text), stderr: (text) => err.push(text) };
-    const status = await runAdmin(argv, stores, io);
+    const status = await runAdmin(argv, using, io);
     return { status, out: out.join('\n'), err: err.join('\n') };
   };
+  const admin = (...argv: string[]) => adminWith(stores, argv);
   const adminJson = async (...argv: string[]) => {
     const answer = await admin(...argv, '--json');
     expect(answer.status, answer.err).toBe(0);
@@ -245,6 +248,95 @@ describe('admin commands', () => {
       const again = await create();
       expect(again.status).toBe(1);
       expect(JSON.parse(again.err)).toMatchObject({ error: { code: 'invalid_argument' } });
+    });
+
+    it('sets a new password, which alone signs in from then on, and ends the user’s page sessions', async () => {
+      const accountId = await newAccount('new-password@example.test');
+      const { user_id } = await adminJson(
+        'user',
+        'create',
+        '--email',
+        'forgetful@example.test',
+        '--password',
+        'the old password',
+        '--account',
+        accountId,
+      );
+      const userId = user_id as string;
+      const { sessionId } = await stores.pageSessions.start(userId, new Date());
+      expect(
+        await adminJson('user', 'set-password', '--user', userId, '--password', 'the new password'),
+      ).toEqual({
+        password_set: true,
+      });
+      expect(
+        await stores.users.findByCredentials('forgetful@example.test', 'the new password'),
+      ).toMatchObject({
+        _id: userId,
+      });
+      expect(await stores.users.findByCredentials('forgetful@example.test', 'the old password')).toBeNull();
+      expect(await stores.pageSessions.userOf(sessionId, new Date())).toBeNull();
+      expect(await admin('user', 'set-password', '--user', userId, '--password', 'short')).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--password must be at least 8 characters long'),
+      });
+      expect(
+        await admin('user', 'set-password', '--user', 'usr_missing', '--password', 'long enough'),
+      ).toMatchObject({
+        status: 2,
+        err: expect.stringContaining('--user'),
+      });
+    });
+  });
+
+  describe('oauth rotate-key', () => {
+    /** A database of its own: rotating the run's shared key set would upset the other files' servers. */
+    const keysDb = () => client.db(`${testBackends().mongoDb}_admin_keys_${randomBytes(3).toString('hex')}`);
+    const kids = async (db: ReturnType<typeof keysDb>) =>
+      (await loadSigningKeys({ configured: undefined, db, now: new Date() })).keys.map((key) => key.kid);
+
+    it('puts a new signing key first and keeps the previous one for verifying, two keys at most', async () => {
+      const db = keysDb();
+      try {
+        const keyStores = await openAdminStores(db);
+        // The key set the first server start made.
+        const [first] = await kids(db);
+        const rotated = await adminWith(keyStores, ['oauth', 'rotate-key', '--json']);
+        expect(rotated.status, rotated.err).toBe(0);
+        const result = JSON.parse(rotated.out) as { signing_key_id: string; verifying_key_ids: string[] };
+        expect(result.verifying_key_ids).toEqual([first]);
+        expect(result.signing_key_id).not.toBe(first);
+        // What every process signs and verifies with from its next start on.
+        expect(await kids(db)).toEqual([result.signing_key_id, first]);
+        // Only key ids are printed, never a private key.
+        expect(rotated.out).not.toMatch(/"d"|"x"|"y"/);
+
+        const again = await adminWith(keyStores, ['oauth', 'rotate-key']);
+        expect(again.status, again.err).toBe(0);
+        expect(again.out).toMatch(/^signing_key_id: /);
+        expect(again.out).toContain(`verifying_key_ids: ["${result.signing_key_id}"]`);
+        expect(again.out).toContain('Restart every server process');
+        expect(await kids(db)).toHaveLength(2);
+        expect(await kids(db)).not.toContain(first);
+      } finally {
+        await db.dropDatabase();
+      }
+    });
+
+    it('is refused when OAUTH_JWKS sets the keys, leaving the stored ones alone', async () => {
+      const db = keysDb();
+      try {
+        const before = await kids(db);
+        const keyStores = await openAdminStores(db, { signingKeysConfigured: true });
+        const refused = await adminWith(keyStores, ['oauth', 'rotate-key', '--json']);
+        expect(refused.status).toBe(1);
+        expect(JSON.parse(refused.err)).toMatchObject({
+          error: { code: 'invalid_argument', message: expect.stringContaining('OAUTH_JWKS') },
+        });
+        expect(await kids(db)).toEqual(before);
+      } finally {
+        await db.dropDatabase();
+      }
     });
   });
 

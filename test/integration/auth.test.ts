@@ -69,7 +69,6 @@ describe('authentication and access', () => {
       const { user } = await signedInUser(server, account._id, ['leads:read']);
       const token = await accessTokenFor(server, {
         userId: user._id,
-        accountId: account._id,
         scopes: ['leads:read'],
         audience: 'http://elsewhere.example/mcp',
       });
@@ -83,7 +82,6 @@ describe('authentication and access', () => {
       const { user } = await signedInUser(server, account._id, ['leads:read']);
       const token = await accessTokenFor(server, {
         userId: user._id,
-        accountId: account._id,
         scopes: ['leads:read'],
         expiresInSeconds: -10,
       });

@@ -203,9 +203,8 @@ describe('enrich_lead', () => {
     it('an OAuth token lacking leads:enrich gets the 403 step-up challenge; with the scope it enriches', async () => {
       const { account } = await newAccount({ credits: 2 });
       const user = await createUser(server.services, account._id);
-      // The server's clock is pinned to the seed's day, so the token is issued then.
-      const token = (scopes: Scope[]) =>
-        accessTokenFor(server, { userId: user._id, accountId: account._id, scopes, issuedAt: SEEDED_NOW });
+      // Token times are real times, whatever day the server's business clock is pinned to.
+      const token = (scopes: Scope[]) => accessTokenFor(server, { userId: user._id, scopes });
       const lead = takeOpenLead();
       const refused = await postRaw(server.url, toolCallRequest('enrich_lead', { lead_id: lead.id }), {
         token: await token(['leads:read']),

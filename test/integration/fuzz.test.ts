@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintAccessToken } from '../../src/auth/access-token.js';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { MAX_BODY_BYTES } from '../../src/http/mcp-endpoint.js';
-import { createServices } from '../../src/mcp/services.js';
 import { QUOTA_KEYS } from '../../src/plans.js';
+import { createServices } from '../../src/services.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
 import { fuzzCharacter, hostileString } from '../fuzz/arbitraries.js';
@@ -312,15 +312,22 @@ beforeAll(async () => {
     issuedCursors.push({ tool, args, cursor: page.next_cursor });
   }
 
+  // Well-formed tokens for a real account, signed by keys the server never had.
+  const { privateKey: strangersKey } = await generateKeyPair('ES256');
+  const forge = (expiresInSeconds: number) =>
+    new SignJWT({ account_id: otherAccountId, gid: 'grant-nobody-made', scope: SCOPES.join(' ') })
+      .setSubject('usr_0000000000')
+      .setIssuer(server.baseUrl)
+      .setAudience(`${server.baseUrl}/mcp`)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds);
   forgedTokens = await Promise.all(
-    [DEVELOPMENT_SECRET, 'secret', randomBytes(48).toString('base64')].flatMap((secret) =>
-      [600, 3600, -60].map((expiresInSeconds) =>
-        mintAccessToken(
-          { secret, baseUrl: server.baseUrl },
-          { userId: 'usr_0000000000', accountId: otherAccountId, scopes: [...SCOPES], expiresInSeconds },
-        ),
+    [600, 3600, -60].flatMap((expiresInSeconds) => [
+      forge(expiresInSeconds).setProtectedHeader({ alg: 'ES256' }).sign(strangersKey),
+      ...[DEVELOPMENT_SECRET, 'secret', randomBytes(48).toString('base64')].map((secret) =>
+        forge(expiresInSeconds).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(secret)),
       ),
-    ),
+    ]),
   );
 
   // The baseline is the working size, not the cold start: a sample of every kind of case first, answers unchecked.

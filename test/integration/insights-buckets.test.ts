@@ -1,12 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../../src/domain/enums.js';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { marketInsightsInput } from '../../src/schemas/inputs.js';
 import { buildInsightsQuery } from '../../src/search/insights-query.js';
-import {
-  INSIGHT_BREAKDOWN_BY,
-  INSIGHT_GROUP_BY,
-  marketInsightsInput,
-  parseToolArguments,
-} from '../../src/tools/params.js';
 import { bucketsIn, DEFAULT_MAX_BUCKETS, worstCaseBuckets } from '../support/aggregation-buckets.js';
 import {
   allLeads,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminIo, runAdmin } from '../../src/admin/cli.js';
 import { openAdminStores } from '../../src/admin/commands.js';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { addMonthsClamped } from '../../src/billing/credit-renewal.js';
+import { addMonthsClamped } from '../../src/domain/calendar.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
 import {

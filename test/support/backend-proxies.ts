@@ -1,4 +1,4 @@
-import { createServices, type Services } from '../../src/mcp/services.js';
+import { createServices, type Services } from '../../src/services.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
 import { testBackends, testConfig } from './backends.js';

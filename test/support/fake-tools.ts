@@ -15,7 +15,7 @@ const quotaSchema = z.object({
   resets_at: z.string(),
 });
 
-export const echoTool = defineTool({
+const echoTool = defineTool({
   name: 'echo',
   title: 'Echo',
   description: 'Repeats text; needs leads:read and a paid plan.',
@@ -28,7 +28,7 @@ export const echoTool = defineTool({
   handler: async ({ text, times }) => ({ echoed: text.repeat(times) }),
 });
 
-export const whoamiTool = defineTool({
+const whoamiTool = defineTool({
   name: 'whoami',
   title: 'Who am I',
   description: 'The account and credential; answers every account, like get_account_usage.',
@@ -49,7 +49,7 @@ export const whoamiTool = defineTool({
   }),
 });
 
-export const insightsProbeTool = defineTool({
+const insightsProbeTool = defineTool({
   name: 'insights_probe',
   title: 'Insights probe',
   description: 'Needs insights:read.',
@@ -62,7 +62,7 @@ export const insightsProbeTool = defineTool({
   handler: async () => ({ ok: true as const }),
 });
 
-export const enrichProbeTool = defineTool({
+const enrichProbeTool = defineTool({
   name: 'enrich_probe',
   title: 'Enrich probe',
   description: 'Needs leads:enrich, the scope OAuth clients can step up to.',
@@ -76,7 +76,7 @@ export const enrichProbeTool = defineTool({
 });
 
 /** Charges lead explores like a search would, then optionally fails as if Elasticsearch were down. */
-export const chargeLeadsTool = defineTool({
+const chargeLeadsTool = defineTool({
   name: 'charge_leads',
   title: 'Charge leads',
   description: 'Charges `want` lead explores; `fail` makes the call fail after charging.',
@@ -98,7 +98,7 @@ export const chargeLeadsTool = defineTool({
 });
 
 /** Declares one quota and charges another: a framework bug the meter must refuse. */
-export const miscountingTool = defineTool({
+const miscountingTool = defineTool({
   name: 'miscounting',
   title: 'Miscounting',
   description: 'Charges a quota it did not declare.',
@@ -112,7 +112,7 @@ export const miscountingTool = defineTool({
 });
 
 /** A handler that breaks, to see that the caller gets `internal` and no stack. */
-export const brokenTool = defineTool({
+const brokenTool = defineTool({
   name: 'broken',
   title: 'Broken',
   description: 'Always throws an unexpected error.',

@@ -23,12 +23,12 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export interface BlackHole {
+interface BlackHole {
   /** Connections that sent bytes into the black hole and were then closed by the client: it gave up waiting. */
   readonly abandonedConnections: number;
 }
 
-export interface MongoFaultOptions {
+interface MongoFaultOptions {
   /**
    * `request` (the default): the connection drops before the command reaches the server, so it
    * never runs. `reply`: the server runs it and its answer is lost with the connection.
@@ -43,7 +43,7 @@ export interface MongoFaultOptions {
   times?: number;
 }
 
-export interface MongoFault {
+interface MongoFault {
   /** How many times it happened, so a test can check that it did. */
   readonly fired: number;
 }

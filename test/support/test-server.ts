@@ -4,8 +4,9 @@ import type { Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import { startHttpServer } from '../../src/http/http-server.js';
 import type { Logger } from '../../src/logger.js';
-import { createServices, ensureIndexes, type Services } from '../../src/mcp/services.js';
+import { createOAuthProvider, type OAuthServer } from '../../src/oauth/provider.js';
 import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
+import { createServices, ensureIndexes, type Services } from '../../src/services.js';
 import type { Account } from '../../src/stores/accounts.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
@@ -25,6 +26,8 @@ export interface TestServer {
   root: string;
   services: Services;
   config: Config;
+  /** The authorization server, for tests that issue tokens through its own models. */
+  oauth: OAuthServer;
   close(): Promise<void>;
 }
 
@@ -35,24 +38,37 @@ export async function startTestServer(options: {
   clock?: () => Date;
   /** Where the server logs; nowhere by default. */
   logger?: Logger;
+  /** The port to listen on; a free one by default. */
+  port?: number;
+  /** How the authorization server fetches client metadata documents (with NODE_ENV=development). */
+  fetch?: typeof globalThis.fetch;
 }): Promise<TestServer> {
   const config = testConfig({ BASE_URL: TEST_BASE_URL, ALLOWED_HOSTS: '127.0.0.1', ...options.config });
   const mongo = await connectMongo(config);
   const services = createServices({ config, elasticsearch: createElasticsearchClient(config), mongo });
   await ensureIndexes(services).catch(() => undefined);
+  const logger = options.logger ?? silentLogger;
+  const oauth = await createOAuthProvider({
+    services,
+    config,
+    logger,
+    ...(options.fetch && { fetch: options.fetch }),
+  });
   const app = createApp({
     services,
     tools: options.tools,
-    logger: options.logger ?? silentLogger,
+    oauth,
+    logger,
     ...(options.clock && { clock: options.clock }),
   });
-  const server = await startHttpServer(app, { ...config, PORT: 0, HOST: '127.0.0.1' });
+  const server = await startHttpServer(app, { ...config, PORT: options.port ?? 0, HOST: '127.0.0.1' });
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${root}/mcp`,
     root,
     services,
     config,
+    oauth,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

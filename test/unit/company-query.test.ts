@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { searchCompaniesInput } from '../../src/schemas/inputs.js';
 import {
   buildCompanyHiringSummary,
   buildRecentSignals,
@@ -13,7 +15,6 @@ import {
 } from '../../src/search/company-query.js';
 import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
 import { RECENT_SIGNAL_FIELDS } from '../../src/search/signal-query.js';
-import { parseToolArguments, searchCompaniesInput } from '../../src/tools/params.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const companyArgs = (args: Record<string, unknown>) => parseToolArguments(searchCompaniesInput, args);
@@ -24,8 +25,8 @@ describe('buildCompanyRanking', () => {
     expect(body.size).toBe(0);
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
-      { exists: { field: 'company.id' } },
       { term: { 'company.is_agency': false } },
+      { exists: { field: 'company.id' } },
     ]);
     expect(body.aggs?.ranked?.terms).toEqual({
       field: 'company.rank_key',
@@ -64,14 +65,14 @@ describe('buildCompanyRanking', () => {
     expect(notes).toEqual([]);
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
-      { exists: { field: 'company.id' } },
       { term: { 'location.keys': 'berlin' } },
-      { terms: { skills_key: ['go'] } },
       { match: { title: { query: 'data engineer', operator: 'and' } } },
-      { range: { posted_date: { gte: '2026-10-19', format: 'yyyy-MM-dd' } } },
-      { wildcard: { 'company.name_key': { value: '*bank\\**' } } },
+      { terms: { skills_key: ['go'] } },
       { term: { industry_key: 'fintech' } },
       { term: { 'company.size_band': 'enterprise' } },
+      { range: { posted_date: { gte: '2026-10-19', format: 'yyyy-MM-dd' } } },
+      { exists: { field: 'company.id' } },
+      { wildcard: { 'company.name_key': { value: '*bank\\**' } } },
     ]);
   });
 

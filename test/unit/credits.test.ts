@@ -1,51 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeAccountUsage } from '../../src/billing/account-usage.js';
-import { addMonthsClamped, nextCreditRenewal } from '../../src/billing/credit-renewal.js';
 import type { Account } from '../../src/stores/accounts.js';
 
 const at = (iso: string) => new Date(iso);
-
-describe('monthly credit renewal dates', () => {
-  it('keeps the day and time of creation', () => {
-    expect(nextCreditRenewal(at('2026-03-15T09:30:00Z'), at('2026-03-15T09:30:00Z'))).toEqual(
-      at('2026-04-15T09:30:00Z'),
-    );
-  });
-
-  it('clamps the 31st to the end of shorter months and returns to the 31st after', () => {
-    const anchor = at('2026-01-31T08:00:00Z');
-    expect(addMonthsClamped(anchor, 1)).toEqual(at('2026-02-28T08:00:00Z'));
-    expect(addMonthsClamped(anchor, 2)).toEqual(at('2026-03-31T08:00:00Z'));
-    expect(addMonthsClamped(anchor, 3)).toEqual(at('2026-04-30T08:00:00Z'));
-    expect(addMonthsClamped(at('2028-01-31T00:00:00Z'), 1)).toEqual(at('2028-02-29T00:00:00Z'));
-  });
-
-  it('crosses the year', () => {
-    expect(nextCreditRenewal(at('2026-12-31T00:00:00Z'), at('2027-01-05T00:00:00Z'))).toEqual(
-      at('2027-01-31T00:00:00Z'),
-    );
-  });
-
-  it('is strictly after now: at the renewal instant the next one is a month on', () => {
-    const anchor = at('2026-01-31T08:00:00Z');
-    expect(nextCreditRenewal(anchor, at('2026-02-28T07:59:59Z'))).toEqual(at('2026-02-28T08:00:00Z'));
-    expect(nextCreditRenewal(anchor, at('2026-02-28T08:00:00Z'))).toEqual(at('2026-03-31T08:00:00Z'));
-  });
-
-  it('renews a full month after creation even when the clock reads a little before it', () => {
-    const anchor = at('2026-05-10T12:00:00Z');
-    expect(nextCreditRenewal(anchor, at('2026-05-10T11:59:59Z'))).toEqual(at('2026-06-10T12:00:00Z'));
-  });
-
-  it('skips the renewals an idle account missed', () => {
-    expect(nextCreditRenewal(at('2026-01-31T08:00:00Z'), at('2026-07-01T00:00:00Z'))).toEqual(
-      at('2026-07-31T08:00:00Z'),
-    );
-    expect(nextCreditRenewal(at('2024-02-29T00:00:00Z'), at('2026-02-28T12:00:00Z'))).toEqual(
-      at('2026-03-29T00:00:00Z'),
-    );
-  });
-});
 
 describe('account usage object', () => {
   const now = at('2026-11-01T12:00:00Z');

@@ -1,15 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.js';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { MAX_CURSOR_LENGTH, searchLeadsInput } from '../../src/schemas/inputs.js';
 import {
   argumentsFingerprint,
   decodeCursor,
   encodeCursor,
-  MAX_CURSOR_LENGTH,
   type PagePosition,
 } from '../../src/search/cursor.js';
 import { finishPage, MAX_PAGEABLE_RESULTS, planPage, shortenedByQuotaNote } from '../../src/search/paging.js';
-import { parseToolArguments, searchLeadsInput } from '../../src/tools/params.js';
 import { tools } from '../../src/tools/registry.js';
 
 const secret = 'test-secret-0123456789';

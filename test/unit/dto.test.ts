@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
+import {
+  filterOptionsOutput,
+  getCompanyOutput,
+  getLeadOutput,
+  searchCompaniesOutput,
+  searchLeadsOutput,
+  searchSignalsOutput,
+} from '../../src/schemas/outputs.js';
 import { readCompanyHiring } from '../../src/search/company-profile-query.js';
 import {
   leadPreviewNotes,
@@ -14,14 +22,6 @@ import {
 import { filterOptions } from '../../src/search/filter-options.js';
 import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
 import { RECENT_SIGNAL_FIELDS, SIGNAL_FIELDS } from '../../src/search/signal-query.js';
-import {
-  filterOptionsOutput,
-  getCompanyOutput,
-  getLeadOutput,
-  searchCompaniesOutput,
-  searchLeadsOutput,
-  searchSignalsOutput,
-} from '../../src/tools/output-schemas.js';
 
 const quota = { used: 3, limit: null, remaining: null, resets_at: '2026-11-19T00:00:00.000Z' };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { marketInsightsInput } from '../../src/schemas/inputs.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../../src/search/insights-query.js';
-import { marketInsightsInput, parseToolArguments } from '../../src/tools/params.js';
 
 // Edge cases of get_market_insights' query and response shaping; test/unit/insights.test.ts has the main cases.
 

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../../src/domain/enums.js';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { marketInsightsInput } from '../../src/schemas/inputs.js';
+import { marketInsightsOutput } from '../../src/schemas/outputs.js';
 import {
   buildInsightsQuery,
   changePercent,
@@ -6,13 +10,6 @@ import {
   percentOf,
   shapeInsights,
 } from '../../src/search/insights-query.js';
-import { marketInsightsOutput } from '../../src/tools/output-schemas.js';
-import {
-  INSIGHT_BREAKDOWN_BY,
-  INSIGHT_GROUP_BY,
-  marketInsightsInput,
-  parseToolArguments,
-} from '../../src/tools/params.js';
 import { DEFAULT_MAX_BUCKETS, worstCaseBuckets } from '../support/aggregation-buckets.js';
 
 const now = new Date('2026-11-18T10:00:00Z');

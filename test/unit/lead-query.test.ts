@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { daysBefore } from '../../src/domain/calendar.js';
 import { DomainError } from '../../src/errors.js';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { searchLeadsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
-import {
-  buildLeadFilter,
-  buildLeadSearch,
-  daysBefore,
-  LEAD_CARD_FIELDS,
-} from '../../src/search/lead-query.js';
-import { parseToolArguments, searchLeadsInput } from '../../src/tools/params.js';
+import { buildLeadFilter, buildLeadSearch, LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
 
 const now = new Date('2026-11-18T23:30:00Z');
 const leadArgs = (args: Record<string, unknown>) => parseToolArguments(searchLeadsInput, args);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/errors.js';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
 import {
   enrichLeadInput,
   getCompanyInput,
   getLeadInput,
   marketInsightsInput,
   noArgumentsInput,
-  parseToolArguments,
   searchCompaniesInput,
   searchLeadsInput,
   searchSignalsInput,
-} from '../../src/tools/params.js';
+} from '../../src/schemas/inputs.js';
 
 function rejection(schema: Parameters<typeof parseToolArguments>[0], args: unknown) {
   try {

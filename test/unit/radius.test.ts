@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { CITIES, type City } from '../../src/reference/gazetteer.js';
+import { marketInsightsInput, searchLeadsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { buildInsightsQuery } from '../../src/search/insights-query.js';
 import { buildLeadFilter, buildLeadSearch } from '../../src/search/lead-query.js';
-import { marketInsightsInput, parseToolArguments, searchLeadsInput } from '../../src/tools/params.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const leadArgs = (args: Record<string, unknown>) => parseToolArguments(searchLeadsInput, args);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { searchSignalsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { buildSignalSearch, readSignalPage, SIGNAL_FIELDS } from '../../src/search/signal-query.js';
-import { parseToolArguments, searchSignalsInput } from '../../src/tools/params.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const signalArgs = (args: Record<string, unknown>) => parseToolArguments(searchSignalsInput, args);

@@ -4,23 +4,31 @@ import {
   CURRENCIES,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
+  INSIGHT_BREAKDOWN_BY,
+  INSIGHT_GROUP_BY,
+  INSIGHT_METRICS,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
-import { InvalidArgument } from '../errors.js';
-import { MAX_CURSOR_LENGTH } from '../search/cursor.js';
 
 /**
- * Tool parameter schemas shared by the tool definitions. Every description is written for
+ * The tools' input schemas (their `inputSchema`), and the argument types the query builders take. Every description is written for
  * the assistant that fills the arguments in: what the value means and where valid values
  * come from. All input objects are strict, so a misspelt parameter is an error naming it
  * instead of a silently ignored filter.
  */
 
-export const MAX_PAGE_SIZE = 25;
-export const MAX_SKILLS = 10;
+const MAX_PAGE_SIZE = 25;
+const MAX_SKILLS = 10;
+
+/**
+ * No cursor this server issues comes near this length: the payload holds a tool name, a
+ * 22-character fingerprint, two sort values and a count (about 200 characters once encoded and
+ * signed). A longer one is refused before it is decoded or its signature computed.
+ */
+export const MAX_CURSOR_LENGTH = 512;
 
 function wholeNumberBetween(min: number, max: number) {
   const message = `must be a whole number from ${min} to ${max}`;
@@ -45,15 +53,15 @@ export const leadIdParam = prefixedId('ld', 'lead', 'search_leads or get_company
   'Lead id exactly as returned by search_leads (or in recent_leads of get_company), e.g. "ld_7Hq2xK9pLm".',
 );
 
-export const companyIdParam = prefixedId('co', 'company', 'search_companies or search_leads').describe(
+const companyIdParam = prefixedId('co', 'company', 'search_companies or search_leads').describe(
   'Company id exactly as returned by search_companies, or in the company of a lead card, e.g. "co_3Fk9Qw2ZrT".',
 );
 
-export const pageSizeParam = wholeNumberBetween(1, MAX_PAGE_SIZE)
+const pageSizeParam = wholeNumberBetween(1, MAX_PAGE_SIZE)
   .default(10)
   .describe(`Results per page, 1 to ${MAX_PAGE_SIZE} (default 10). May change from page to page.`);
 
-export const cursorParam = z
+const cursorParam = z
   .string()
   .min(1, { error: 'must not be empty; leave it out for the first page' })
   .max(MAX_CURSOR_LENGTH, { error: 'is too long to be a cursor this server issued' })
@@ -61,56 +69,56 @@ export const cursorParam = z
     'next_cursor from the previous page of this same search, sent with exactly the same other arguments. Leave out for the first page.',
   );
 
-export const experienceLevelParam = z
+const experienceLevelParam = z
   .enum(EXPERIENCE_LEVELS)
   .describe(`Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options).`);
 
-export const workTypeParam = z
+const workTypeParam = z
   .enum(WORK_TYPES)
   .describe(`Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options).`);
 
-export const employmentTypeParam = z
+const employmentTypeParam = z
   .enum(EMPLOYMENT_TYPES)
   .describe(`Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options).`);
 
-export const companySizeParam = z
+const companySizeParam = z
   .enum(COMPANY_SIZE_BANDS)
   .describe(
     `Company size band: ${COMPANY_SIZE_BANDS.join(', ')}. get_filter_options explains each band in company_size_bands.`,
   );
 
-export const currencyParam = z.enum(CURRENCIES).default('GBP');
+const currencyParam = z.enum(CURRENCIES).default('GBP');
 
-export const skillsParam = z
+const skillsParam = z
   .array(text(60))
   .max(MAX_SKILLS, { error: `can hold at most ${MAX_SKILLS} skills` })
   .describe(
     `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them; each name matches exactly, ignoring case and accents.`,
   );
 
-export const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
+const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
   'Only roles posted on or after today (UTC) minus this many days, 1 to 365.',
 );
 
-export const radiusKmParam = wholeNumberBetween(1, 200).describe(
+const radiusKmParam = wholeNumberBetween(1, 200).describe(
   'Radius in km around the city named in location, 1 to 200. Needs location to be a city (not a region or country).',
 );
 
-export const locationParam = text(100).describe(
+const locationParam = text(100).describe(
   'A city, region or country: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München"). An unrecognised place gives no results and a note.',
 );
 
-export const industryParam = text(100).describe(
+const industryParam = text(100).describe(
   'Industry name, matched exactly ignoring case and accents, e.g. "Fintech". get_filter_options lists the most common ones in top_industries.',
 );
 
-export const includeAgenciesParam = z
+const includeAgenciesParam = z
   .boolean({ error: 'must be true or false' })
   .default(false)
   .describe('Include roles posted by recruitment agencies. Default false: agencies are left out.');
 
 /** The lead filters shared by `search_leads` and `get_market_insights.filters`. */
-export const leadFilterShape = {
+const leadFilterShape = {
   title: text(200)
     .optional()
     .describe(
@@ -170,14 +178,12 @@ export const searchLeadsInput = leadFilterObject
 export type SearchLeadsArgs = z.infer<typeof searchLeadsInput>;
 
 export const getLeadInput = z.strictObject({ lead_id: leadIdParam });
-export type GetLeadArgs = z.infer<typeof getLeadInput>;
 
 export const enrichLeadInput = z.strictObject({
   lead_id: leadIdParam.describe(
     'Lead id exactly as returned by search_leads or get_lead. The role must still be open. Costs 1 credit unless already unlocked.',
   ),
 });
-export type EnrichLeadArgs = z.infer<typeof enrichLeadInput>;
 
 export const searchCompaniesInput = z.strictObject({
   name: text(100).optional().describe('Part of the company name, any case, e.g. "bank" finds "Monzo Bank".'),
@@ -211,7 +217,6 @@ export const searchCompaniesInput = z.strictObject({
 export type SearchCompaniesArgs = z.infer<typeof searchCompaniesInput>;
 
 export const getCompanyInput = z.strictObject({ company_id: companyIdParam });
-export type GetCompanyArgs = z.infer<typeof getCompanyInput>;
 
 export const searchSignalsInput = z.strictObject({
   countries: z
@@ -242,24 +247,6 @@ export const searchSignalsInput = z.strictObject({
   cursor: cursorParam.optional(),
 });
 export type SearchSignalsArgs = z.infer<typeof searchSignalsInput>;
-
-export const INSIGHT_GROUP_BY = [
-  'experience_level',
-  'work_type',
-  'employment_type',
-  'company',
-  'skill',
-  'city',
-  'country',
-  'industry',
-  'title',
-  'posted_week',
-  'posted_month',
-] as const;
-export const INSIGHT_BREAKDOWN_BY = ['experience_level', 'work_type', 'employment_type', 'country'] as const;
-export const INSIGHT_METRICS = ['count', 'salary'] as const;
-export type InsightGroupBy = (typeof INSIGHT_GROUP_BY)[number];
-export type InsightBreakdownBy = (typeof INSIGHT_BREAKDOWN_BY)[number];
 
 export const marketInsightsInput = z
   .strictObject({
@@ -295,142 +282,3 @@ export const marketInsightsInput = z
 export type MarketInsightsArgs = z.infer<typeof marketInsightsInput>;
 
 export const noArgumentsInput = z.strictObject({});
-
-/**
- * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
- * `details.field` is the dotted path of the bad value (`filters.radius_km`, `skills.2`) and
- * whose message says what to send instead.
- */
-export function parseToolArguments<Schema extends z.ZodType>(
-  schema: Schema,
-  args: unknown,
-): z.output<Schema> {
-  const parsed = schema.safeParse(args ?? {}, { reportInput: true, error: describeIssue });
-  if (parsed.success) return parsed.data;
-  const [first, ...others] = parsed.error.issues;
-  if (!first) throw new InvalidArgument('arguments', 'The arguments are not valid.');
-  const { field, message } = explainIssue(schema, first);
-  const more =
-    others.length > 0 ? ` (${others.length} more problem${others.length > 1 ? 's' : ''} after this one)` : '';
-  throw new InvalidArgument(field, `${message}${more}`);
-}
-
-type Issue = z.core.$ZodIssue;
-type RawIssue = z.core.$ZodRawIssue;
-
-/** Messages for the issues a schema has no message of its own for. */
-function describeIssue(issue: RawIssue): string | undefined {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${typeName(String(issue.expected))}`;
-    case 'invalid_value': {
-      const allowed = issue.values.map((value) => JSON.stringify(value)).join(', ');
-      return issue.input === undefined ? `is required; one of: ${allowed}` : `must be one of: ${allowed}`;
-    }
-    case 'too_big':
-      return `must be at most ${issue.maximum}`;
-    case 'too_small':
-      return `must be at least ${issue.minimum}`;
-    default:
-      return undefined;
-  }
-}
-
-function typeName(expected: string): string {
-  const names: Record<string, string> = {
-    string: 'a string',
-    number: 'a number',
-    int: 'a whole number',
-    boolean: 'true or false',
-    array: 'a list',
-    object: 'an object',
-  };
-  return names[expected] ?? `of type ${expected}`;
-}
-
-function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message: string } {
-  const path = issue.path.map(String);
-  if (issue.code === 'unrecognized_keys') {
-    const field = [...path, issue.keys[0] ?? ''].join('.');
-    const allowed = objectKeysAt(schema, issue.path);
-    const list = allowed.length > 0 ? `; the allowed parameters here are: ${allowed.join(', ')}` : '';
-    return { field, message: `Unknown parameter "${field}": remove it${list}.` };
-  }
-  if (path.length === 0) {
-    return { field: 'arguments', message: `The arguments ${issue.message}.` };
-  }
-  const field = path.join('.');
-  // A custom check compares several fields; echoing its input would echo every argument.
-  const received =
-    issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
-  return { field, message: `${field} ${issue.message}${received}.` };
-}
-
-const PREVIEW_LENGTH = 60;
-
-function preview(value: unknown): string {
-  const json = jsonStart(value, PREVIEW_LENGTH);
-  return json.length > PREVIEW_LENGTH ? `${json.slice(0, PREVIEW_LENGTH - 3)}...` : json;
-}
-
-/**
- * The JSON of `value`, or at least its first `max` characters: it stops writing once it has that
- * many, so a value nested thousands deep (which `JSON.stringify` cannot print) costs no more than a
- * short one. Numbers too large for a double, which JSON would show as null, show as the infinity
- * they were read as.
- */
-function jsonStart(value: unknown, max: number): string {
-  let json = '';
-  const write = (item: unknown): void => {
-    if (json.length > max) return;
-    if (Array.isArray(item)) {
-      json += '[';
-      for (const [index, element] of item.entries()) {
-        if (json.length > max) return;
-        if (index > 0) json += ',';
-        write(element);
-      }
-      json += ']';
-    } else if (typeof item === 'object' && item !== null) {
-      json += '{';
-      for (const [index, key] of Object.keys(item).entries()) {
-        if (json.length > max) return;
-        json += `${index > 0 ? ',' : ''}${JSON.stringify(key.slice(0, max))}:`;
-        write((item as Record<string, unknown>)[key]);
-      }
-      json += '}';
-    } else if (typeof item === 'number' && !Number.isFinite(item)) {
-      json += String(item);
-    } else {
-      json += JSON.stringify(typeof item === 'string' ? item.slice(0, max) : item) ?? String(item);
-    }
-  };
-  write(value);
-  return json;
-}
-
-/** The parameter names of the object schema at `path`, for telling the caller what is allowed. */
-function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let current: unknown = schema;
-  for (const segment of [undefined, ...path]) {
-    current = unwrap(current);
-    if (segment === undefined) continue;
-    if (current instanceof z.ZodObject) current = current.shape[String(segment)];
-    else if (current instanceof z.ZodArray) current = current.element;
-    else return [];
-  }
-  current = unwrap(current);
-  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
-}
-
-function unwrap(schema: unknown): unknown {
-  let current = schema;
-  while (
-    current instanceof z.ZodOptional ||
-    current instanceof z.ZodDefault ||
-    current instanceof z.ZodPipe
-  ) {
-    current = current instanceof z.ZodPipe ? current.in : current.unwrap();
-  }
-  return current;
-}

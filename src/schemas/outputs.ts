@@ -4,16 +4,20 @@ import {
   CURRENCIES,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
+  INSIGHT_BREAKDOWN_BY,
+  INSIGHT_GROUP_BY,
+  INSIGHT_METRICS,
   SALARY_PERIODS,
   SIGNAL_CATEGORIES,
   SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
-import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY, INSIGHT_METRICS } from './params.js';
+import { QUOTA_KEYS } from '../plans.js';
 
 /**
- * Output schemas of the read tools, matching what `src/search/dto.ts` and
- * `src/search/insights-query.ts` produce (unit tests hold them together). Objects are
+ * The tools' output schemas (their `outputSchema`), matching what `src/search/dto.ts`,
+ * `src/search/insights-query.ts`, `src/billing/enrich.ts` and `src/billing/account-usage.ts`
+ * produce (unit tests hold them together, and `runTool` checks every result against them). Objects are
  * loose (`additionalProperties` allowed): MCP clients validate `structuredContent` against
  * these, and a field added later must not break a client that cached an older schema.
  */
@@ -27,7 +31,7 @@ const nextCursor = z
   .nullable()
   .describe('Pass back as cursor, with the same other arguments, for the next page; null on the last page.');
 
-export const quotaSchema = object({
+const quotaSchema = object({
   used: count,
   limit: count.nullable().describe('null means unlimited'),
   remaining: count.nullable().describe('null means unlimited'),
@@ -49,7 +53,7 @@ const estimatedFeeSchema = object({
   rate_percent: z.number(),
 });
 
-export const leadCardSchema = object({
+const leadCardSchema = object({
   id: z.string(),
   title: z.string(),
   location: z.string(),
@@ -84,7 +88,7 @@ const leadDetailsSchema = object({
   }),
 });
 
-export const leadPreviewSchema = leadCardSchema.extend({
+const leadPreviewSchema = leadCardSchema.extend({
   is_open: z.boolean(),
   summary: z.string(),
   soft_skills: z.array(z.string()),
@@ -241,4 +245,34 @@ export const filterOptionsOutput = object({
   top_industries: z
     .array(labelCount)
     .describe('Most common industries among open roles; pass label as the industry filter'),
+});
+
+export const enrichLeadOutput = object({
+  lead: leadPreviewSchema.describe('The lead preview with details filled in'),
+  already_enriched: z
+    .boolean()
+    .describe(
+      'true when the account had unlocked this lead before (here or in the app): nothing was charged',
+    ),
+  charged_credits: z.int().min(0).max(1).describe('Credits this call charged: 1, or 0 when already unlocked'),
+  credits: z.int().min(0).describe('Enrichment credits left this month'),
+  quota: quotaSchema.describe("Today's enrichments quota after this call"),
+  notes,
+});
+
+export const accountUsageOutput = object({
+  plan: z.string().describe('free, starter, growth or scale'),
+  subscription_status: z.string().describe('active, trialing, past_due or canceled'),
+  credential: object({
+    type: z.enum(['api_key', 'oauth']),
+    scopes: z.array(z.string()).describe('Scopes of the credential in use'),
+  }),
+  enrichment_credits: object({
+    remaining: z.int().min(0),
+    monthly_allowance: z.int().min(0),
+    resets_at: z.string().describe('ISO 8601 UTC time the credits renew to the monthly allowance'),
+  }),
+  daily_quotas: object(Object.fromEntries(QUOTA_KEYS.map((key) => [key, quotaSchema]))),
+  calls_per_minute: z.int().min(1).describe('Tool calls this account may make per minute'),
+  notes: z.array(z.string()).describe('Why access is refused, what is nearly used up.'),
 });

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { InvalidArgument } from '../errors.js';
+
+/**
+ * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
+ * `details.field` is the dotted path of the bad value (`filters.radius_km`, `skills.2`) and
+ * whose message says what to send instead.
+ */
+export function parseToolArguments<Schema extends z.ZodType>(
+  schema: Schema,
+  args: unknown,
+): z.output<Schema> {
+  const parsed = schema.safeParse(args ?? {}, { reportInput: true, error: describeIssue });
+  if (parsed.success) return parsed.data;
+  const [first, ...others] = parsed.error.issues;
+  if (!first) throw new InvalidArgument('arguments', 'The arguments are not valid.');
+  const { field, message } = explainIssue(schema, first);
+  const more =
+    others.length > 0 ? ` (${others.length} more problem${others.length > 1 ? 's' : ''} after this one)` : '';
+  throw new InvalidArgument(field, `${message}${more}`);
+}
+
+type Issue = z.core.$ZodIssue;
+type RawIssue = z.core.$ZodRawIssue;
+
+/** Messages for the issues a schema has no message of its own for. */
+function describeIssue(issue: RawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${typeName(String(issue.expected))}`;
+    case 'invalid_value': {
+      const allowed = issue.values.map((value) => JSON.stringify(value)).join(', ');
+      return issue.input === undefined ? `is required; one of: ${allowed}` : `must be one of: ${allowed}`;
+    }
+    case 'too_big':
+      return `must be at most ${issue.maximum}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}`;
+    default:
+      return undefined;
+  }
+}
+
+function typeName(expected: string): string {
+  const names: Record<string, string> = {
+    string: 'a string',
+    number: 'a number',
+    int: 'a whole number',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'an object',
+  };
+  return names[expected] ?? `of type ${expected}`;
+}
+
+function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message: string } {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...path, issue.keys[0] ?? ''].join('.');
+    const allowed = objectKeysAt(schema, issue.path);
+    const list = allowed.length > 0 ? `; the allowed parameters here are: ${allowed.join(', ')}` : '';
+    return { field, message: `Unknown parameter "${field}": remove it${list}.` };
+  }
+  if (path.length === 0) {
+    return { field: 'arguments', message: `The arguments ${issue.message}.` };
+  }
+  const field = path.join('.');
+  // A custom check compares several fields; echoing its input would echo every argument.
+  const received =
+    issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
+  return { field, message: `${field} ${issue.message}${received}.` };
+}
+
+const PREVIEW_LENGTH = 60;
+
+function preview(value: unknown): string {
+  const json = jsonStart(value, PREVIEW_LENGTH);
+  return json.length > PREVIEW_LENGTH ? `${json.slice(0, PREVIEW_LENGTH - 3)}...` : json;
+}
+
+/**
+ * The JSON of `value`, or at least its first `max` characters: it stops writing once it has that
+ * many, so a value nested thousands deep (which `JSON.stringify` cannot print) costs no more than a
+ * short one. Numbers too large for a double, which JSON would show as null, show as the infinity
+ * they were read as.
+ */
+function jsonStart(value: unknown, max: number): string {
+  let json = '';
+  const write = (item: unknown): void => {
+    if (json.length > max) return;
+    if (Array.isArray(item)) {
+      json += '[';
+      for (const [index, element] of item.entries()) {
+        if (json.length > max) return;
+        if (index > 0) json += ',';
+        write(element);
+      }
+      json += ']';
+    } else if (typeof item === 'object' && item !== null) {
+      json += '{';
+      for (const [index, key] of Object.keys(item).entries()) {
+        if (json.length > max) return;
+        json += `${index > 0 ? ',' : ''}${JSON.stringify(key.slice(0, max))}:`;
+        write((item as Record<string, unknown>)[key]);
+      }
+      json += '}';
+    } else if (typeof item === 'number' && !Number.isFinite(item)) {
+      json += String(item);
+    } else {
+      json += JSON.stringify(typeof item === 'string' ? item.slice(0, max) : item) ?? String(item);
+    }
+  };
+  write(value);
+  return json;
+}
+
+/** The parameter names of the object schema at `path`, for telling the caller what is allowed. */
+function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: unknown = schema;
+  for (const segment of [undefined, ...path]) {
+    current = unwrap(current);
+    if (segment === undefined) continue;
+    if (current instanceof z.ZodObject) current = current.shape[String(segment)];
+    else if (current instanceof z.ZodArray) current = current.element;
+    else return [];
+  }
+  current = unwrap(current);
+  return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+function unwrap(schema: unknown): unknown {
+  let current = schema;
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodPipe
+  ) {
+    current = current instanceof z.ZodPipe ? current.in : current.unwrap();
+  }
+  return current;
+}

@@ -1,0 +1,28 @@
+import type { estypes } from '@elastic/elasticsearch';
+
+/**
+ * The Elasticsearch plumbing the query builders share: the request types they produce and the
+ * readers of the response parts every tool meets (hit totals, terms buckets).
+ */
+
+export type Query = estypes.QueryDslQueryContainer;
+export type SearchBody = Omit<estypes.SearchRequest, 'index'>;
+
+export interface LabelCount {
+  label: string;
+  count: number;
+}
+
+export interface TermsBuckets {
+  buckets: Array<{ key: string | number; doc_count: number }>;
+}
+
+export function totalHits(total: number | { value: number } | undefined): number {
+  if (total === undefined) return 0;
+  return typeof total === 'number' ? total : total.value;
+}
+
+/** A terms aggregation's buckets as `{label, count}`, in the aggregation's order. */
+export function labelCounts(aggregate: TermsBuckets | undefined): LabelCount[] {
+  return (aggregate?.buckets ?? []).map((bucket) => ({ label: String(bucket.key), count: bucket.doc_count }));
+}
