@@ -1,0 +1,101 @@
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Db } from 'mongodb';
+import { deriveKey } from '../auth/derive-key.js';
+import { randomBase62 } from '../auth/random.js';
+import { databaseBackend, isDuplicateKey } from '../stores/mongo.js';
+
+/** Access tokens are signed with this; every key of the set must be one for it. */
+export const ACCESS_TOKEN_ALGORITHM = 'ES256';
+
+/**
+ * The authorization server's signing keys, newest first: the first signs, the others only verify
+ * (docs/authentication.md, "Signing keys"). Generated keys live in one document of
+ * `oauth_signing_keys`, so every process signs with the same key and accepts the same ones.
+ */
+export interface SigningKeys {
+  keys: JWK[];
+}
+
+const KEYS_COLLECTION = 'oauth_signing_keys';
+/** One document holds the whole set: inserting it under a fixed id makes two processes starting at once agree on one key. */
+const KEY_SET_ID = 'access-token-keys';
+
+interface StoredKeySet {
+  _id: string;
+  keys: JWK[];
+  created_at: Date;
+  rotated_at?: Date;
+}
+
+async function generateSigningKey(now: Date): Promise<JWK> {
+  const { privateKey } = await generateKeyPair(ACCESS_TOKEN_ALGORITHM, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const day = now.toISOString().slice(0, 10);
+  return { ...jwk, kid: `${day}-${randomBase62(8)}`, alg: ACCESS_TOKEN_ALGORITHM, use: 'sig' };
+}
+
+/**
+ * The configured key set (`OAUTH_JWKS`, already parsed), else the stored one, else a new one stored
+ * for every later start and every other process.
+ */
+export async function loadSigningKeys(options: {
+  configured: JWK[] | undefined;
+  db: Db;
+  now: Date;
+}): Promise<SigningKeys> {
+  if (options.configured !== undefined) return { keys: options.configured };
+  const collection = options.db.collection<StoredKeySet>(KEYS_COLLECTION);
+  const stored = await databaseBackend(() => collection.findOne({ _id: KEY_SET_ID }));
+  if (stored !== null) return { keys: stored.keys };
+  const created: StoredKeySet = {
+    _id: KEY_SET_ID,
+    keys: [await generateSigningKey(options.now)],
+    created_at: options.now,
+  };
+  try {
+    await databaseBackend(() => collection.insertOne(created));
+    return { keys: created.keys };
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    // Another process stored its key first: use that one.
+    const winner = await databaseBackend(() => collection.findOne({ _id: KEY_SET_ID }));
+    if (winner === null) throw error;
+    return { keys: winner.keys };
+  }
+}
+
+/**
+ * Rotation of the stored keys: a new key signs from the next start of each process on; the keys
+ * before it keep verifying. Keys beyond `keep` (the newest first) are dropped: run the rotation
+ * again only once the tokens of the key about to go have expired (an hour at most).
+ */
+export async function rotateStoredSigningKey(options: { db: Db; now: Date; keep?: number }): Promise<JWK[]> {
+  const keep = options.keep ?? 2;
+  const collection = options.db.collection<StoredKeySet>(KEYS_COLLECTION);
+  const key = await generateSigningKey(options.now);
+  const after = await databaseBackend(() =>
+    collection.findOneAndUpdate(
+      { _id: KEY_SET_ID },
+      {
+        $push: { keys: { $each: [key], $position: 0, $slice: keep } },
+        $set: { rotated_at: options.now },
+        $setOnInsert: { created_at: options.now },
+      },
+      { upsert: true, returnDocument: 'after' },
+    ),
+  );
+  return after?.keys ?? [key];
+}
+
+/** The public half of each key, as published at the JWKS endpoint. */
+export function publicKeys(keys: readonly JWK[]): JWK[] {
+  return keys.map(({ d: _private, ...publicPart }) => publicPart);
+}
+
+/**
+ * Keys for the authorization server's cookies, derived from SERVER_SECRET for that purpose only:
+ * knowing them reveals nothing about the keys of cursors or anything else signed with the secret.
+ */
+export function cookieSigningKeys(serverSecret: string): string[] {
+  return [deriveKey(serverSecret, 'oauth/cookies-v1').toString('base64url')];
+}
