@@ -5,6 +5,9 @@
  * from the tools.
  */
 
+import { SCOPES } from '../../src/auth/scopes.js';
+import { filterOptions } from '../../src/search/filter-options.js';
+
 export interface ToolExample {
   arguments: Record<string, unknown>;
   /** The result's `structuredContent`. */
@@ -20,6 +23,18 @@ const COMPANY_WEBSITE = 'https://www.isarflow.example';
 function dailyQuota(used: number, limit: number) {
   return { used, limit, remaining: limit - used, resets_at: RESETS_TOMORROW };
 }
+
+/** What a company's search card and its profile both show first. */
+const companyBasics = {
+  id: COMPANY_ID,
+  name: 'Isarflow Payments',
+  logo_url: COMPANY_LOGO,
+  website_url: COMPANY_WEBSITE,
+  industry: 'Fintech',
+  sector: 'Financial Services',
+  size: '201-500',
+  size_band: 'medium',
+};
 
 const leadCard = {
   id: LEAD_ID,
@@ -49,60 +64,34 @@ const leadPreview = {
   details: null,
 };
 
-const filterOptions = {
-  experience_levels: ['Entry', 'Mid', 'Senior', 'Lead', 'Executive'],
-  work_types: ['Remote', 'Hybrid', 'On-site'],
-  employment_types: ['Full-time', 'Part-time', 'Contract', 'Internship', 'Temporary', 'Freelance'],
-  company_size_bands: {
-    startup: 'Startup (1-50 employees, early stage)',
-    scale_up: 'Scale-up (51-250 employees, growing fast)',
-    small: 'Small (11-200 employees)',
-    medium: 'Medium (201-1,000 employees)',
-    enterprise: 'Enterprise (1,000+ employees)',
-  },
-  salary_currencies: ['GBP', 'EUR', 'USD'],
-  signal_categories: [
-    'funding',
-    'grant',
-    'investor_fund',
-    'new_location',
-    'acquisition',
-    'c_level_change',
-    'layoff',
-    'technology_change',
-    'outsourcing',
-  ],
-  signal_polarities: ['positive', 'negative', 'neutral'],
-  signal_countries: {
-    GB: 'United Kingdom',
-    IE: 'Ireland',
-    DE: 'Germany',
-    AT: 'Austria',
-    CH: 'Switzerland',
-    PL: 'Poland',
-    RO: 'Romania',
-    BG: 'Bulgaria',
-  },
-  insight_group_by: [
-    'experience_level',
-    'work_type',
-    'employment_type',
-    'company',
-    'skill',
-    'city',
-    'country',
-    'industry',
-    'title',
-    'posted_week',
-    'posted_month',
-  ],
-  insight_breakdown_by: ['experience_level', 'work_type', 'employment_type', 'country'],
-  top_industries: [
-    { label: 'Software', count: 2841 },
-    { label: 'Fintech', count: 1630 },
-    { label: 'E-commerce', count: 1187 },
-  ],
-};
+const filterOptionsExample = filterOptions([
+  { label: 'Software', count: 2841 },
+  { label: 'Fintech', count: 1630 },
+  { label: 'E-commerce', count: 1187 },
+]);
+
+/** A `{label, count}` list, most common first, from `[label, count]` pairs. */
+function labelCounts(...pairs: Array<[label: string, count: number]>) {
+  return pairs.map(([label, count]) => ({ label, count }));
+}
+
+/** A `get_market_insights` salary row in EUR; `quartiles` are min, p25, median, p75 and max. */
+function eurSalaryRow(
+  key: string,
+  count: number,
+  sharePercent: number,
+  sampleSize: number,
+  [min, p25, median, p75, max]: [number, number, number, number, number],
+  mean: number,
+) {
+  return {
+    key,
+    label: key,
+    count,
+    share_percent: sharePercent,
+    salary: { currency: 'EUR', sample_size: sampleSize, min, p25, median, p75, max, mean },
+  };
+}
 
 export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
   search_leads: {
@@ -160,14 +149,7 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
       returned: 1,
       companies: [
         {
-          id: COMPANY_ID,
-          name: 'Isarflow Payments',
-          logo_url: COMPANY_LOGO,
-          website_url: COMPANY_WEBSITE,
-          industry: 'Fintech',
-          sector: 'Financial Services',
-          size: '201-500',
-          size_band: 'medium',
+          ...companyBasics,
           location: 'Munich, Germany',
           open_roles: 5,
         },
@@ -181,14 +163,7 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
     arguments: { company_id: COMPANY_ID },
     result: {
       company: {
-        id: COMPANY_ID,
-        name: 'Isarflow Payments',
-        logo_url: COMPANY_LOGO,
-        website_url: COMPANY_WEBSITE,
-        industry: 'Fintech',
-        sector: 'Financial Services',
-        size: '201-500',
-        size_band: 'medium',
+        ...companyBasics,
         headquarters: 'Munich, Bavaria, Germany',
         founded: 2016,
         about:
@@ -197,26 +172,11 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
         is_blue_chip: false,
         office_locations: ['Munich, Germany', 'Berlin, Germany'],
         open_roles: 7,
-        open_roles_by_experience_level: [
-          { label: 'Senior', count: 4 },
-          { label: 'Mid', count: 3 },
-        ],
-        open_roles_by_work_type: [
-          { label: 'Hybrid', count: 5 },
-          { label: 'Remote', count: 2 },
-        ],
-        top_titles: [
-          { label: 'Senior Backend Engineer', count: 2 },
-          { label: 'Data Engineer', count: 2 },
-        ],
-        top_skills: [
-          { label: 'Go', count: 4 },
-          { label: 'Kubernetes', count: 3 },
-        ],
-        top_locations: [
-          { label: 'Munich, Germany', count: 5 },
-          { label: 'Berlin, Germany', count: 2 },
-        ],
+        open_roles_by_experience_level: labelCounts(['Senior', 4], ['Mid', 3]),
+        open_roles_by_work_type: labelCounts(['Hybrid', 5], ['Remote', 2]),
+        top_titles: labelCounts(['Senior Backend Engineer', 2], ['Data Engineer', 2]),
+        top_skills: labelCounts(['Go', 4], ['Kubernetes', 3]),
+        top_locations: labelCounts(['Munich, Germany', 5], ['Berlin, Germany', 2]),
         posted_last_7_days: 2,
         posted_previous_7_days: 1,
         recent_leads: [leadCard],
@@ -271,54 +231,9 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
       total: 412,
       returned: 3,
       rows: [
-        {
-          key: 'Hybrid',
-          label: 'Hybrid',
-          count: 212,
-          share_percent: 51.5,
-          salary: {
-            currency: 'EUR',
-            sample_size: 180,
-            min: 48000,
-            p25: 66000,
-            median: 76000,
-            p75: 88000,
-            max: 125000,
-            mean: 77400,
-          },
-        },
-        {
-          key: 'Remote',
-          label: 'Remote',
-          count: 120,
-          share_percent: 29.1,
-          salary: {
-            currency: 'EUR',
-            sample_size: 97,
-            min: 52000,
-            p25: 70000,
-            median: 80000,
-            p75: 92000,
-            max: 130000,
-            mean: 81200,
-          },
-        },
-        {
-          key: 'On-site',
-          label: 'On-site',
-          count: 80,
-          share_percent: 19.4,
-          salary: {
-            currency: 'EUR',
-            sample_size: 66,
-            min: 45000,
-            p25: 60000,
-            median: 70000,
-            p75: 82000,
-            max: 110000,
-            mean: 71100,
-          },
-        },
+        eurSalaryRow('Hybrid', 212, 51.5, 180, [48000, 66000, 76000, 88000, 125000], 77400),
+        eurSalaryRow('Remote', 120, 29.1, 97, [52000, 70000, 80000, 92000, 130000], 81200),
+        eurSalaryRow('On-site', 80, 19.4, 66, [45000, 60000, 70000, 82000, 110000], 71100),
       ],
       other_count: 0,
       quota: dailyQuota(1, 250),
@@ -332,14 +247,7 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
       subscription_status: 'active',
       credential: {
         type: 'api_key',
-        scopes: [
-          'leads:read',
-          'companies:read',
-          'signals:read',
-          'insights:read',
-          'account:read',
-          'leads:enrich',
-        ],
+        scopes: [...SCOPES],
       },
       enrichment_credits: { remaining: 499, monthly_allowance: 500, resets_at: '2026-12-01T00:00:00.000Z' },
       daily_quotas: {
@@ -352,5 +260,5 @@ export const TOOL_EXAMPLES: Readonly<Record<string, ToolExample>> = {
       notes: [],
     },
   },
-  get_filter_options: { arguments: {}, result: filterOptions },
+  get_filter_options: { arguments: {}, result: filterOptionsExample },
 };

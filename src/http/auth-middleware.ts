@@ -4,7 +4,7 @@ import type { CredentialVerifier } from '../auth/verify-credential.js';
 import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import type { AccountsStore } from '../stores/accounts.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
-import type { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
 import { requestState } from './request-state.js';
 
 function protectedResourceMetadataUrl(baseUrl: string): string {
@@ -27,13 +27,7 @@ export function authenticate(deps: {
   const refuse = (req: Request, res: Response, description: string | null) => {
     const verdict = deps.failedAuthLimiter.recordFailure(req.ip ?? 'unknown', Date.now());
     if (verdict.limited) {
-      res
-        .status(429)
-        .set('Retry-After', String(verdict.retryAfterSeconds))
-        .json({
-          error: 'rate_limited',
-          error_description: `Too many failed authentications from this address. Retry in ${verdict.retryAfterSeconds} seconds.`,
-        });
+      refuseOverBudget(res, verdict.retryAfterSeconds, 'failed authentications');
       return;
     }
     // With no credential at all, the challenge only says where to sign in (RFC 6750 §3.1).

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { addressBucket } from '../domain/client-address.js';
 
 // Whoever uses the limiter counts addresses the same way; the function itself is pure, in the domain layer.
@@ -10,6 +11,17 @@ const WINDOW_MS = 60_000;
 const DEFAULT_MAX_TRACKED_ADDRESSES = 10_000;
 
 export type FailureVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
+
+/** The 429 for an address over its budget; `tooMany` names what it sent too many of. */
+export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMany: string): void {
+  res
+    .status(429)
+    .set('Retry-After', String(retryAfterSeconds))
+    .json({
+      error: 'rate_limited',
+      error_description: `Too many ${tooMany} from this address. Retry in ${retryAfterSeconds} seconds.`,
+    });
+}
 
 /**
  * Per-address token buckets of failed authentications, kept in memory. Only failures are counted,

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
 
 /**
  * Dynamic client registrations per client address (an IPv6 /64), with the failed-authentication
@@ -13,12 +13,6 @@ export function limitRegistrations(perMinute: number): RequestHandler {
   return (req, res, next) => {
     const verdict = limiter.recordFailure(req.ip ?? 'unknown', Date.now());
     if (!verdict.limited) return next();
-    res
-      .status(429)
-      .set('Retry-After', String(verdict.retryAfterSeconds))
-      .json({
-        error: 'rate_limited',
-        error_description: `Too many client registrations from this address. Retry in ${verdict.retryAfterSeconds} seconds.`,
-      });
+    refuseOverBudget(res, verdict.retryAfterSeconds, 'client registrations');
   };
 }

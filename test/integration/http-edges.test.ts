@@ -5,7 +5,6 @@ import { fakeTools } from '../support/fake-tools.js';
 import { postRaw, requestRaw, toolCallRequest } from '../support/mcp-client.js';
 import {
   createAccountWithKey,
-  type LogEntry,
   recordingLogger,
   startTestServer,
   TEST_BASE_URL,
@@ -14,25 +13,27 @@ import {
 
 const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
-describe('Content-Encoding of POST /mcp bodies', () => {
-  let server: TestServer;
-  let key: string;
-  let logged: LogEntry[];
-
+/** A server with the fake tools for the enclosing `describe`, and an account's key; closed after it. */
+function fakeToolsServerWithKey(options: Omit<Parameters<typeof startTestServer>[0], 'tools'> = {}) {
+  const running = {} as { server: TestServer; key: string };
   beforeAll(async () => {
-    const recording = recordingLogger();
-    logged = recording.entries;
-    server = await startTestServer({ tools: fakeTools, logger: recording.logger });
-    ({ key } = await createAccountWithKey(server.services));
+    running.server = await startTestServer({ tools: fakeTools, ...options });
+    ({ key: running.key } = await createAccountWithKey(running.server.services));
   });
-
   afterAll(async () => {
-    await server?.close();
+    await running.server?.close();
   });
+  return running;
+}
+
+describe('Content-Encoding of POST /mcp bodies', () => {
+  const recording = recordingLogger();
+  const logged = recording.entries;
+  const running = fakeToolsServerWithKey({ logger: recording.logger });
 
   const echoBody = Buffer.from(JSON.stringify(toolCallRequest('echo', { text: 'zip' })));
   const post = (body: Uint8Array | string, encoding: string) =>
-    postRaw(server.url, body, { token: key, headers: { 'Content-Encoding': encoding } });
+    postRaw(running.server.url, body, { token: running.key, headers: { 'Content-Encoding': encoding } });
 
   it('reads identity, gzip, deflate and br bodies', async () => {
     const encoded: [string, Uint8Array][] = [
@@ -86,8 +87,8 @@ describe('Content-Encoding of POST /mcp bodies', () => {
   });
 
   it('answers an unsupported charset with 415', async () => {
-    const answer = await postRaw(server.url, JSON.stringify(ping), {
-      token: key,
+    const answer = await postRaw(running.server.url, JSON.stringify(ping), {
+      token: running.key,
       headers: { 'Content-Type': 'application/json; charset=latin1' },
     });
     expect(answer.status).toBe(415);
@@ -104,19 +105,10 @@ describe('Content-Encoding of POST /mcp bodies', () => {
 });
 
 describe('params of the served methods', () => {
-  let server: TestServer;
-  let key: string;
+  const running = fakeToolsServerWithKey();
 
-  beforeAll(async () => {
-    server = await startTestServer({ tools: fakeTools });
-    ({ key } = await createAccountWithKey(server.services));
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  const send = (message: Record<string, unknown>) => postRaw(server.url, message, { token: key });
+  const send = (message: Record<string, unknown>) =>
+    postRaw(running.server.url, message, { token: running.key });
 
   it('answers tools/call whose params are no object with -32602 naming "params"', async () => {
     for (const params of [[], null, 'echo', 42, true]) {
@@ -229,25 +221,12 @@ describe('params of the served methods', () => {
 
 describe('Host and Origin (DNS rebinding)', () => {
   describe('with a public BASE_URL', () => {
-    let server: TestServer;
-    let key: string;
-
-    beforeAll(async () => {
-      server = await startTestServer({
-        tools: fakeTools,
-        config: { ALLOWED_ORIGINS: 'https://app.example.com' },
-      });
-      ({ key } = await createAccountWithKey(server.services));
-    });
-
-    afterAll(async () => {
-      await server?.close();
-    });
+    const running = fakeToolsServerWithKey({ config: { ALLOWED_ORIGINS: 'https://app.example.com' } });
 
     const postWithHost = (host: string, headers: Record<string, string> = {}) =>
-      requestRaw(server.url, {
+      requestRaw(running.server.url, {
         method: 'POST',
-        headers: { Host: host, Authorization: `Bearer ${key}`, ...headers },
+        headers: { Host: host, Authorization: `Bearer ${running.key}`, ...headers },
         body: JSON.stringify(ping),
       });
 
@@ -271,12 +250,14 @@ describe('Host and Origin (DNS rebinding)', () => {
     });
 
     it('refuses a foreign host on the metadata too, but not on the health probes', async () => {
-      const metadata = await requestRaw(`${server.root}/.well-known/oauth-protected-resource/mcp`, {
+      const metadata = await requestRaw(`${running.server.root}/.well-known/oauth-protected-resource/mcp`, {
         headers: { Host: 'evil.example' },
       });
       expect(metadata.status).toBe(403);
       expect(metadata.json).toMatchObject({ error: 'forbidden' });
-      const health = await requestRaw(`${server.root}/healthz`, { headers: { Host: '10.1.2.3:3000' } });
+      const health = await requestRaw(`${running.server.root}/healthz`, {
+        headers: { Host: '10.1.2.3:3000' },
+      });
       expect(health.status).toBe(200);
     });
 
@@ -291,25 +272,14 @@ describe('Host and Origin (DNS rebinding)', () => {
   });
 
   describe('with a loopback BASE_URL', () => {
-    let server: TestServer;
-    let key: string;
-
-    beforeAll(async () => {
-      server = await startTestServer({
-        tools: fakeTools,
-        config: { BASE_URL: 'http://localhost:3000', ALLOWED_HOSTS: '' },
-      });
-      ({ key } = await createAccountWithKey(server.services));
-    });
-
-    afterAll(async () => {
-      await server?.close();
+    const running = fakeToolsServerWithKey({
+      config: { BASE_URL: 'http://localhost:3000', ALLOWED_HOSTS: '' },
     });
 
     const post = (headers: Record<string, string>) =>
-      requestRaw(server.url, {
+      requestRaw(running.server.url, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, ...headers },
+        headers: { Authorization: `Bearer ${running.key}`, ...headers },
         body: JSON.stringify(ping),
       });
 
@@ -334,27 +304,16 @@ describe('Host and Origin (DNS rebinding)', () => {
 });
 
 describe('server timeouts and limits', () => {
-  let server: TestServer;
-  let key: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({
-      tools: fakeTools,
-      config: {
-        HTTP_HEADERS_TIMEOUT_MS: '300',
-        HTTP_REQUEST_TIMEOUT_MS: '1000',
-        HTTP_MAX_CONNECTIONS: '4',
-      },
-    });
-    ({ key } = await createAccountWithKey(server.services));
-  });
-
-  afterAll(async () => {
-    await server?.close();
+  const running = fakeToolsServerWithKey({
+    config: {
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+      HTTP_MAX_CONNECTIONS: '4',
+    },
   });
 
   const connect = async () => {
-    const socket = net.connect(Number(new URL(server.root).port), '127.0.0.1');
+    const socket = net.connect(Number(new URL(running.server.root).port), '127.0.0.1');
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
@@ -374,7 +333,7 @@ describe('server timeouts and limits', () => {
     // A byte at a time, each well within any idle timeout; only the total is too slow.
     const drip = setInterval(() => slow.socket.writable && slow.socket.write('a'), 20);
     try {
-      const served = await postRaw(server.url, ping, { token: key });
+      const served = await postRaw(running.server.url, ping, { token: running.key });
       expect(served.status).toBe(200);
       expect(await slow.closed).toMatch(/^HTTP\/1\.1 408 /);
     } finally {

@@ -12,7 +12,7 @@ import {
   signIn,
   useBrowser,
 } from '../support/browser.js';
-import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
+import { accountUsageAnswer, callToolRaw } from '../support/mcp-client.js';
 import {
   authorizationUrl,
   type Discovery,
@@ -23,7 +23,7 @@ import {
   listenForLoopbackRedirect,
   pkcePair,
   type RegisteredClient,
-  refreshTokens,
+  refreshAsPublicClient,
   registeredClient,
   revokeToken,
   tokenSetOf,
@@ -32,16 +32,9 @@ import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
 import type { TestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
 
-const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
-
 /** What `/mcp` answers a bearer credential: 200 with a result, or the refusal. */
-async function mcpStatus(server: TestServer, credential: string): Promise<number> {
-  const answer = await postRaw(server.url, toolCallRequest('get_account_usage'), {
-    token: credential,
-    headers: JSON_HEADERS,
-  });
-  return answer.status;
-}
+const mcpStatus = async (server: TestServer, credential: string): Promise<number> =>
+  (await accountUsageAnswer(server.url, credential)).status;
 
 describeWithBrowser('OAuth in a real browser (Chromium)', () => {
   const browser = useBrowser();
@@ -173,11 +166,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
 
     // Refresh rotates the refresh token; the new access token works.
     const refreshed = tokenSetOf(
-      await refreshTokens(found.server, {
-        clientId: client.client_id,
-        refreshToken: tokens.refresh_token ?? '',
-        resource,
-      }),
+      await refreshAsPublicClient(found.server, client.client_id, tokens.refresh_token, resource),
     );
     expect(refreshed.refresh_token).toBeTruthy();
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
@@ -191,11 +180,12 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     });
     expect(revocation.status).toBe(200);
     await until(async () => (await mcpStatus(server, refreshed.access_token)) === 401);
-    const afterRevocation = await refreshTokens(found.server, {
-      clientId: client.client_id,
-      refreshToken: refreshed.refresh_token ?? '',
+    const afterRevocation = await refreshAsPublicClient(
+      found.server,
+      client.client_id,
+      refreshed.refresh_token,
       resource,
-    });
+    );
     expect(afterRevocation.status).toBe(400);
     expect(afterRevocation.json).toMatchObject({ error: 'invalid_grant' });
   });
@@ -283,11 +273,12 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     );
 
     await until(async () => (await mcpStatus(server, tokens.access_token)) === 401);
-    const refresh = await refreshTokens(found.server, {
-      clientId: client.client_id,
-      refreshToken: tokens.refresh_token ?? '',
-      resource: found.resource.resource,
-    });
+    const refresh = await refreshAsPublicClient(
+      found.server,
+      client.client_id,
+      tokens.refresh_token,
+      found.resource.resource,
+    );
     expect(refresh.status).toBe(400);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postRaw, toolCallRequest } from '../support/mcp-client.js';
+import { accountUsageAnswer, postRaw } from '../support/mcp-client.js';
 import {
   authorizationUrl,
   type Discovery,
@@ -7,7 +7,7 @@ import {
   exchangeCode,
   pkcePair,
   type RegisteredClient,
-  refreshTokens,
+  refreshAsPublicClient,
   registerClient,
   registeredClient,
   tokenSetOf,
@@ -17,10 +17,8 @@ import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 const REDIRECT_URI = 'https://client.example.test/callback';
-const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
-
 const mcpStatus = async (server: TestServer, token: string) =>
-  (await postRaw(server.url, toolCallRequest('get_account_usage'), { token, headers: JSON_HEADERS })).status;
+  (await accountUsageAnswer(server.url, token)).status;
 
 /**
  * Attacks on the authorization server's protocol, each refused with the library's error and nothing
@@ -69,6 +67,10 @@ describe('the authorization server refuses', () => {
       verifier,
       resource: extra.resource ?? resource,
     });
+
+  /** Refreshes at the token endpoint as `clientId` (by default `client`'s). */
+  const refresh = (refreshToken: string | undefined, clientId = client.client_id) =>
+    refreshAsPublicClient(found.server, clientId, refreshToken, resource);
 
   it('a code with the wrong PKCE verifier, or none: invalid_grant, no token', async () => {
     const { code } = await freshCode();
@@ -153,11 +155,7 @@ describe('the authorization server refuses', () => {
     expect(second.status).toBe(400);
     expect(second.json).toMatchObject({ error: 'invalid_grant' });
     expect(await mcpStatus(server, first.access_token)).toBe(401);
-    const refreshed = await refreshTokens(found.server, {
-      clientId: client.client_id,
-      refreshToken: first.refresh_token ?? '',
-      resource,
-    });
+    const refreshed = await refresh(first.refresh_token);
     expect(refreshed.json).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -181,27 +179,13 @@ describe('the authorization server refuses', () => {
   it('refresh-token reuse: refused, and the whole grant revoked, newest tokens included', async () => {
     const { pkce, code } = await freshCode();
     const first = tokenSetOf(await exchange(code, pkce.verifier));
-    const rotated = tokenSetOf(
-      await refreshTokens(found.server, {
-        clientId: client.client_id,
-        refreshToken: first.refresh_token ?? '',
-        resource,
-      }),
-    );
+    const rotated = tokenSetOf(await refresh(first.refresh_token));
     expect(await mcpStatus(server, rotated.access_token)).toBe(200);
-    const reused = await refreshTokens(found.server, {
-      clientId: client.client_id,
-      refreshToken: first.refresh_token ?? '',
-      resource,
-    });
+    const reused = await refresh(first.refresh_token);
     expect(reused.status).toBe(400);
     expect(reused.json).toMatchObject({ error: 'invalid_grant' });
     expect(await mcpStatus(server, rotated.access_token)).toBe(401);
-    const newest = await refreshTokens(found.server, {
-      clientId: client.client_id,
-      refreshToken: rotated.refresh_token ?? '',
-      resource,
-    });
+    const newest = await refresh(rotated.refresh_token);
     expect(newest.json).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -212,11 +196,7 @@ describe('the authorization server refuses', () => {
       redirect_uris: [REDIRECT_URI],
       token_endpoint_auth_method: 'none',
     });
-    const stolen = await refreshTokens(found.server, {
-      clientId: other.client_id,
-      refreshToken: tokens.refresh_token ?? '',
-      resource,
-    });
+    const stolen = await refresh(tokens.refresh_token, other.client_id);
     expect(stolen.json).toMatchObject({ error: 'invalid_grant' });
   });
 

@@ -2,7 +2,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { listGrants, revokeGrant } from '../../src/oauth/grants.js';
-import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
+import { accountUsageAnswer, callToolRaw, postRaw } from '../support/mcp-client.js';
 import {
   type Discovery,
   discover,
@@ -11,7 +11,7 @@ import {
   jwtClaims,
   pkcePair,
   type RegisteredClient,
-  refreshTokens,
+  refreshAsPublicClient,
   registeredClient,
   revokeToken,
   tokenSetOf,
@@ -28,11 +28,8 @@ import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 const REDIRECT_URI = 'https://client.example.test/callback';
-const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
-
 /** What `/mcp` answers `get_account_usage` with this bearer token. */
-const usage = (server: TestServer, token: string) =>
-  postRaw(server.url, toolCallRequest('get_account_usage'), { token, headers: JSON_HEADERS });
+const usage = (server: TestServer, token: string) => accountUsageAnswer(server.url, token);
 
 /**
  * The authorization server (oidc-provider with our configuration) and the resource server's
@@ -233,11 +230,7 @@ describe('the authorization server', () => {
       // Refresh: a new access token and a new refresh token; both work.
       expect(tokens.refresh_token).toBeDefined();
       const refreshed = tokenSetOf(
-        await refreshTokens(found.server, {
-          clientId: client.client_id,
-          refreshToken: tokens.refresh_token ?? '',
-          resource,
-        }),
+        await refreshAsPublicClient(found.server, client.client_id, tokens.refresh_token, resource),
       );
       expect(refreshed.refresh_token).toBeDefined();
       expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
@@ -258,11 +251,12 @@ describe('the authorization server', () => {
           error_description: 'The access token was revoked: its grant no longer exists.',
         });
       }
-      const again = await refreshTokens(found.server, {
-        clientId: client.client_id,
-        refreshToken: refreshed.refresh_token ?? '',
+      const again = await refreshAsPublicClient(
+        found.server,
+        client.client_id,
+        refreshed.refresh_token,
         resource,
-      });
+      );
       expect(again.json).toMatchObject({ error: 'invalid_grant' });
     });
 
@@ -417,11 +411,12 @@ describe('the authorization server', () => {
         await revokeGrant(server.services.mongo.db, { grantId: app?.grantId ?? '', userId: user._id }),
       ).toBe(true);
       expect((await usage(server, tokens.access_token)).status).toBe(401);
-      const refreshed = await refreshTokens(found.server, {
-        clientId: client.client_id,
-        refreshToken: tokens.refresh_token ?? '',
+      const refreshed = await refreshAsPublicClient(
+        found.server,
+        client.client_id,
+        tokens.refresh_token,
         resource,
-      });
+      );
       expect(refreshed.json).toMatchObject({ error: 'invalid_grant' });
       expect(await listGrants(server.services.mongo.db, user._id)).toEqual([]);
     });

@@ -5,16 +5,11 @@ import { rotateStoredSigningKey } from '../../src/oauth/signing-keys.js';
 import { tools } from '../../src/tools/registry.js';
 import { accessTokenFor, createUser, signedInUser } from '../support/access-tokens.js';
 import { testBackends } from '../support/backends.js';
-import { postRaw, toolCallRequest } from '../support/mcp-client.js';
+import { accountUsageAnswer } from '../support/mcp-client.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
 
 const usageStatus = async (server: TestServer, token: string) =>
-  (
-    await postRaw(server.url, toolCallRequest('get_account_usage'), {
-      token,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    })
-  ).status;
+  (await accountUsageAnswer(server.url, token)).status;
 
 /** The signing keys: generated once and shared through MongoDB, rotated, or configured. */
 describe('signing keys', () => {

@@ -77,6 +77,32 @@ describe('the OAuth sign-in and consent pages', () => {
     return page.follow(signedIn.location as URL);
   }
 
+  /** In a new browser (no session), `email` asks `client` for `scope` and signs in: the browser and what follows. */
+  async function signInInNewBrowser(client: RegisteredClient, scope: string, email: string) {
+    const page = browser();
+    const { shown } = await startAuthorization(page, client, scope);
+    return { page, answer: await signInAndFollow(page, shown, email) };
+  }
+
+  /** In a new browser, `email` signs in and approves `scope` for `client`. */
+  async function approveInNewBrowser(client: RegisteredClient, scope: string, email: string): Promise<void> {
+    const { page, answer } = await signInInNewBrowser(client, scope, email);
+    await decide(page, answer, 'approve');
+  }
+
+  /** The tokens for the code in `home`, the redirect back to `client` at REDIRECT_URI. */
+  async function tokensFor(client: RegisteredClient, home: URL, verifier: string) {
+    return tokenSetOf(
+      await exchangeCode(found.server, {
+        clientId: client.client_id,
+        code: home.searchParams.get('code') ?? '',
+        redirectUri: REDIRECT_URI,
+        verifier,
+        resource: found.resource.resource,
+      }),
+    );
+  }
+
   async function decide(page: PageClient, consent: PageAnswer, decision: 'approve' | 'deny'): Promise<URL> {
     const answered = await page.post(consent.url, { csrf_token: csrfTokenOf(consent), decision });
     expect(answered.status).toBe(303);
@@ -116,15 +142,7 @@ describe('the OAuth sign-in and consent pages', () => {
     const home = await decide(page, consent, 'approve');
     expect(home.searchParams.get('state')).toBe('state-1');
     expect(home.searchParams.get('iss')).toBe(server.config.BASE_URL);
-    const tokens = tokenSetOf(
-      await exchangeCode(found.server, {
-        clientId: client.client_id,
-        code: home.searchParams.get('code') ?? '',
-        redirectUri: REDIRECT_URI,
-        verifier: pkce.verifier,
-        resource: found.resource.resource,
-      }),
-    );
+    const tokens = await tokensFor(client, home, pkce.verifier);
     const usage = await postRaw(server.url, toolCallRequest('get_account_usage'), {
       token: tokens.access_token,
       headers: JSON_HEADERS,
@@ -141,22 +159,16 @@ describe('the OAuth sign-in and consent pages', () => {
   it('remembers consent per web client and scope set: the same request again goes straight back to the app', async () => {
     const { person } = await createPerson(server.services);
     const client = await register('Web app', WEB_REDIRECT_URI);
-    const first = browser();
-    const { shown } = await startAuthorization(first, client, 'leads:read account:read');
-    await decide(first, await signInAndFollow(first, shown, person.email), 'approve');
+    await approveInNewBrowser(client, 'leads:read account:read', person.email);
 
     // Another browser (no session): sign-in again, but no consent page for scopes already granted.
-    const second = browser();
-    const again = await startAuthorization(second, client, 'account:read');
-    const home = await signInAndFollow(second, again.shown, person.email);
+    const { answer: home } = await signInInNewBrowser(client, 'account:read', person.email);
     expect(home.status).toBe(303);
     expect(home.location?.href.startsWith(WEB_REDIRECT_URI)).toBe(true);
     expect(home.location?.searchParams.get('code')).toBeTruthy();
 
     // A scope not granted yet brings the consent page back, marking what is already allowed.
-    const third = browser();
-    const more = await startAuthorization(third, client, 'account:read leads:enrich');
-    const consent = await signInAndFollow(third, more.shown, person.email);
+    const { answer: consent } = await signInInNewBrowser(client, 'account:read leads:enrich', person.email);
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('(<code>account:read</code>) (already allowed)');
     expect(consent.text).toContain('(<code>leads:enrich</code>) <strong');
@@ -165,12 +177,8 @@ describe('the OAuth sign-in and consent pages', () => {
   it('asks again every time for an app on the person’s device (RFC 8252), listing what it already holds', async () => {
     const { person } = await createPerson(server.services);
     const client = await register('Native app');
-    const first = browser();
-    const { shown } = await startAuthorization(first, client, 'account:read');
-    await decide(first, await signInAndFollow(first, shown, person.email), 'approve');
-    const second = browser();
-    const again = await startAuthorization(second, client, 'account:read');
-    const consent = await signInAndFollow(second, again.shown, person.email);
+    await approveInNewBrowser(client, 'account:read', person.email);
+    const { page: second, answer: consent } = await signInInNewBrowser(client, 'account:read', person.email);
     expect(consent.status).toBe(200);
     expect(consent.text).toContain('(<code>account:read</code>) (already allowed)');
     const home = await decide(second, consent, 'approve');
@@ -251,15 +259,7 @@ describe('the OAuth sign-in and consent pages', () => {
     const page = browser();
     const { pkce, shown } = await startAuthorization(page, client, 'account:read leads:enrich');
     const home = await decide(page, await signInAndFollow(page, shown, person.email), 'approve');
-    const tokens = tokenSetOf(
-      await exchangeCode(found.server, {
-        clientId: client.client_id,
-        code: home.searchParams.get('code') ?? '',
-        redirectUri: REDIRECT_URI,
-        verifier: pkce.verifier,
-        resource: found.resource.resource,
-      }),
-    );
+    const tokens = await tokensFor(client, home, pkce.verifier);
     const call = () =>
       postRaw(server.url, toolCallRequest('get_account_usage'), {
         token: tokens.access_token,

@@ -41,6 +41,14 @@ export async function postRaw(
   return answerOf(response.status, response.headers, await response.text());
 }
 
+/** What `/mcp` at `url` answers a `get_account_usage` call with this bearer credential, in one JSON reply. */
+export function accountUsageAnswer(url: string, token: string): Promise<RawAnswer> {
+  return postRaw(url, toolCallRequest('get_account_usage'), {
+    token,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+  });
+}
+
 /**
  * One request through `node:http`, for the headers `fetch` will not let a caller choose: it
  * always sends its own `Host`.

@@ -222,6 +222,16 @@ export function refreshTokens(
   );
 }
 
+/** `refreshTokens` as a public client; a missing refresh token is sent empty, to be refused. */
+export function refreshAsPublicClient(
+  server: AuthorizationServerMetadata,
+  clientId: string,
+  refreshToken: string | undefined,
+  resource: string,
+): Promise<RawAnswer> {
+  return refreshTokens(server, { clientId, refreshToken: refreshToken ?? '', resource });
+}
+
 export function revokeToken(
   server: AuthorizationServerMetadata,
   fields: { clientId: string; token: string; tokenTypeHint?: string },
