@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: the same mix of search_leads, search_companies and get_market_insights calls
  * (a) straight against Elasticsearch with the query bodies the tools build and (b) through /mcp
- * with an API key, at each concurrency, printing latency percentiles, throughput and their ratio.
+ * with an API key, at each concurrency: latency percentiles and throughput over all calls and per
+ * tool, their ratio, CPU milliseconds per call of each process on the path, MongoDB commands per
+ * call and the servers' peak memory. `--json [FILE]` writes the same as one JSON object.
  * Runs against the seeded stack (`npm run stack:up && npm run seed -- --leads N ...`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { SCOPES } from '../src/auth/scopes.js';
@@ -22,6 +24,12 @@ import { AccountsStore } from '../src/stores/accounts.js';
 import { ApiKeysStore } from '../src/stores/api-keys.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
+import { type WatchedProcesses, watchProcesses, withCpuPerCall } from './cpu.js';
+import { ratios, summarise, type Timing } from './latency.js';
+import { COUNTED, type MongoCommandCounter, startMongoCommandCounter } from './mongo-commands.js';
+import { peakResidentMiB } from './proc.js';
+import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
+import { startServers } from './servers.js';
 
 interface Call {
   tool: 'search_leads' | 'search_companies' | 'get_market_insights';
@@ -44,15 +52,38 @@ const MIX: readonly Call[] = [
   { tool: 'get_market_insights', args: { group_by: 'city', breakdown_by: 'experience_level', limit: 20 } },
 ];
 
+/** `--json` alone writes the JSON to stdout; `--json FILE` (or `--json=FILE`) to a file. */
+function takeJsonFlag(args: string[]): { json: boolean; jsonFile?: string } {
+  const at = args.findIndex((arg) => arg === '--json' || arg.startsWith('--json='));
+  if (at < 0) return { json: false };
+  const [flag = '', next] = [args[at], args[at + 1]];
+  if (flag.startsWith('--json=')) {
+    args.splice(at, 1);
+    return { json: true, jsonFile: flag.slice('--json='.length) };
+  }
+  const file = next !== undefined && !next.startsWith('--') ? next : undefined;
+  args.splice(at, file ? 2 : 1);
+  return { json: true, ...(file && { jsonFile: file }) };
+}
+
+const args = process.argv.slice(2);
+const output = takeJsonFlag(args);
 const flags = parseArgs({
+  args,
   options: {
     requests: { type: 'string', default: '270' },
     concurrency: { type: 'string', default: '1,16' },
     port: { type: 'string', default: '3999' },
+    processes: { type: 'string', default: '1' },
   },
 }).values;
 const requests = Number(flags.requests);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
+const processCount = Number(flags.processes);
+if (!Number.isInteger(processCount) || processCount < 1)
+  throw new Error('--processes must be a whole number ≥ 1');
+/** With the JSON on stdout, the tables go to stderr so stdout stays one JSON object. */
+const log = (line: string) => (output.json && !output.jsonFile ? console.error(line) : console.log(line));
 
 useStackUrlsUnlessSet(process.env);
 // The benchmark's own server needs a secret; nothing it signs outlives the run.
@@ -105,15 +136,9 @@ async function viaMcp(call: Call, url: string, apiKey: string, id: number): Prom
   }
 }
 
-interface Figures {
-  p50: number;
-  p95: number;
-  p99: number;
-  perSecond: number;
-}
-
+/** Sends `requests` calls of the mix from `concurrency` workers; returns each call's latency. */
 async function measure(concurrency: number, send: (call: Call, id: number) => Promise<unknown>) {
-  const latencies: number[] = [];
+  const timings: Timing[] = [];
   let next = 0;
   const started = performance.now();
   const worker = async () => {
@@ -121,19 +146,11 @@ async function measure(concurrency: number, send: (call: Call, id: number) => Pr
       const call = MIX[id % MIX.length] as Call;
       const t0 = performance.now();
       await send(call, id);
-      latencies.push(performance.now() - t0);
+      timings.push({ tool: call.tool, ms: performance.now() - t0 });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return {
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    perSecond: latencies.length / seconds,
-  } satisfies Figures;
+  return summarise(timings, (performance.now() - started) / 1000);
 }
 
 async function createBenchKey(): Promise<string> {
@@ -163,73 +180,114 @@ async function createBenchKey(): Promise<string> {
   }
 }
 
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(settings.PORT),
-      LOG_LEVEL: 'warn',
-      SERVER_SECRET: serverSecret,
-      ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
-      MONGODB_URI: settings.MONGODB_URI,
-    },
-  });
-  for (let attempt = 0; attempt < 120; attempt++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${settings.PORT}/readyz`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
+function commitUnderTest(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit} with uncommitted changes` : commit;
+  } catch {
+    return 'unknown';
   }
-  server.kill();
-  throw new Error('the server did not become ready');
 }
 
-function peakMemoryMiB(pid: number | undefined): string {
-  if (pid === undefined) return 'n/a';
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const peak = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  return peak ? `${(Number(peak) / 1024).toFixed(0)} MiB` : 'n/a';
+async function documentCount(index: string): Promise<number> {
+  return (await elasticsearch.count({ index })).count;
 }
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+function difference(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([name, count]): [string, number] => [name, count - (before[name] ?? 0)])
+      .filter(([, count]) => count > 0),
+  );
+}
+
+async function runAt(
+  concurrency: number,
+  watched: WatchedProcesses,
+  mongo: MongoCommandCounter,
+  sendMcp: (call: Call, id: number) => Promise<void>,
+): Promise<ConcurrencyRun> {
+  const now = new Date();
+  const direct = await withCpuPerCall(watched, requests, () =>
+    measure(concurrency, (call) => elasticsearch.search(directSearch(call, now))),
+  );
+  const commandsBefore = mongo.counts();
+  const mcp = await withCpuPerCall(watched, requests, () => measure(concurrency, sendMcp));
+  const mongoCommands = difference(mongo.counts(), commandsBefore);
+  const total = Object.values(mongoCommands).reduce((sum, count) => sum + count, 0);
+  return {
+    concurrency,
+    direct: { latency: direct.result, cpuMsPerCall: direct.cpuMsPerCall },
+    mcp: {
+      latency: mcp.result,
+      cpuMsPerCall: mcp.cpuMsPerCall,
+      mongoCommandsPerCall: total / requests,
+      mongoCommands,
+    },
+    ratios: {
+      all: ratios(mcp.result.all, direct.result.all),
+      tools: Object.fromEntries(
+        Object.entries(mcp.result.tools).flatMap(([tool, figures]) => {
+          const baseline = direct.result.tools[tool];
+          return baseline ? [[tool, ratios(figures, baseline)]] : [];
+        }),
+      ),
+    },
+  };
+}
 
 async function main(): Promise<void> {
-  const count = await elasticsearch.count({ index: indices.leads });
-  console.log(
-    `bench: ${count.count.toLocaleString('en-GB')} leads in ${indices.leads}; ${requests} calls per run over a mix of ${MIX.length}`,
-  );
   const apiKey = await createBenchKey();
-  const server = await startServer();
-  const url = `http://127.0.0.1:${settings.PORT}/mcp`;
+  const mongo = await startMongoCommandCounter(settings.MONGODB_URI);
+  const servers = await startServers(processCount, settings.PORT, {
+    ...process.env,
+    SERVER_SECRET: serverSecret,
+    ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
+    MONGODB_URI: mongo.uri,
+  });
+  // Round-robin over the server processes, as a load balancer in front of them would.
+  const sendMcp = (call: Call, id: number) =>
+    viaMcp(call, servers.urls[id % servers.urls.length] as string, apiKey, id);
   try {
+    const watched = watchProcesses(servers.pids, {
+      elasticsearchUrl: settings.ELASTICSEARCH_URL,
+      mongodbUri: settings.MONGODB_URI,
+    });
     const now = new Date();
-    // One untimed pass warms caches on both paths.
-    for (const [id, call] of MIX.entries()) {
+    // One untimed pass per server process warms caches on both paths.
+    for (let id = 0; id < MIX.length * servers.urls.length; id++) {
+      const call = MIX[id % MIX.length] as Call;
       await elasticsearch.search(directSearch(call, now));
-      await viaMcp(call, url, apiKey, id);
+      await sendMcp(call, id);
     }
-    console.log('\nconcurrency | path   |     p50 |     p95 |     p99 | calls/s');
-    for (const concurrency of concurrencies) {
-      const direct = await measure(concurrency, (call) => elasticsearch.search(directSearch(call, now)));
-      const mcp = await measure(concurrency, (call, id) => viaMcp(call, url, apiKey, id));
-      for (const [path, figures] of [
-        ['direct', direct],
-        ['mcp', mcp],
-      ] as const) {
-        console.log(
-          `${String(concurrency).padStart(11)} | ${path.padEnd(6)} | ${ms(figures.p50).padStart(7)} | ${ms(figures.p95).padStart(7)} | ${ms(figures.p99).padStart(7)} | ${figures.perSecond.toFixed(1).padStart(7)}`,
-        );
-      }
-      console.log(
-        `${' '.repeat(11)} | ratio  | p50 x${(mcp.p50 / direct.p50).toFixed(2)}, p99 x${(mcp.p99 / direct.p99).toFixed(2)}, throughput x${(mcp.perSecond / direct.perSecond).toFixed(2)} (mcp / direct)`,
-      );
+    const runs: ConcurrencyRun[] = [];
+    for (const concurrency of concurrencies) runs.push(await runAt(concurrency, watched, mongo, sendMcp));
+    const result: BenchResult = {
+      commit: commitUnderTest(),
+      machine: { cpus: os.availableParallelism(), memoryMiB: Math.round(os.totalmem() / 2 ** 20) },
+      data: {
+        indexPrefix: settings.INDEX_PREFIX,
+        leads: await documentCount(indices.leads),
+        companies: await documentCount(indices.companies),
+        signals: await documentCount(indices.signals),
+      },
+      requestsPerRun: requests,
+      serverProcesses: servers.pids.length,
+      mongoCommandsCounted: COUNTED,
+      notes: watched.notes,
+      runs,
+      serverPeakResidentMiB: servers.pids.map(peakResidentMiB),
+    };
+    printResult(result, log);
+    if (output.json) {
+      const json = `${JSON.stringify(result, null, 2)}\n`;
+      if (output.jsonFile) writeFileSync(output.jsonFile, json);
+      else process.stdout.write(json);
     }
-    console.log(`\nserver peak resident memory: ${peakMemoryMiB(server.pid)}`);
   } finally {
-    server.kill('SIGTERM');
+    servers.stop();
+    await mongo.close();
     await elasticsearch.close();
   }
 }

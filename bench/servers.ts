@@ -1,0 +1,53 @@
+/** The benchmark's own server processes (src/main.ts), one per port, each a child of this process. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface BenchServers {
+  /** The `/mcp` endpoint of each process, for the benchmark's round-robin. */
+  urls: string[];
+  pids: number[];
+  stop(): void;
+}
+
+export async function startServers(
+  count: number,
+  firstPort: number,
+  env: NodeJS.ProcessEnv,
+): Promise<BenchServers> {
+  const ports = Array.from({ length: count }, (_, index) => firstPort + index);
+  const children: ChildProcess[] = [];
+  const stop = () => {
+    for (const child of children) child.kill('SIGTERM');
+  };
+  try {
+    for (const port of ports) {
+      children.push(
+        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+        }),
+      );
+    }
+    await Promise.all(ports.map(untilReady));
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return {
+    urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`),
+    pids: children.map((child) => child.pid as number),
+    stop,
+  };
+}
+
+async function untilReady(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  throw new Error(`the server on port ${port} did not become ready`);
+}
