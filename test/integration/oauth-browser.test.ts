@@ -63,18 +63,27 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     });
   }
 
+  /** The authorization request a client sends for every scope of this server's one resource. */
+  function authorizationFor(
+    clientId: string,
+    options: { redirectUri?: string; pkce?: ReturnType<typeof pkcePair>; state?: string } = {},
+  ): URL {
+    return authorizationUrl(found.server, {
+      clientId,
+      redirectUri: options.redirectUri ?? listener.redirectUri,
+      pkce: options.pkce ?? pkcePair(),
+      scope: SCOPES.join(' '),
+      resource: found.resource.resource,
+      ...(options.state !== undefined && { state: options.state }),
+    });
+  }
+
   /** Registration, sign-in and consent in `page`, code exchange: the tokens a client ends up with. */
   async function connectApp(page: Page, person: { email: string; password: string }, name: string) {
     const client = await registerLoopbackClient(name);
     const pkce = pkcePair();
     const resource = found.resource.resource;
-    const url = authorizationUrl(found.server, {
-      clientId: client.client_id,
-      redirectUri: listener.redirectUri,
-      pkce,
-      scope: SCOPES.join(' '),
-      resource,
-    });
+    const url = authorizationFor(client.client_id, { pkce });
     const redirect = await authorizeInBrowser(page, url, person, listener.redirectUri);
     await listener.nextRedirect();
     const code = redirect.searchParams.get('code') ?? '';
@@ -115,16 +124,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     const resource = found.resource.resource;
     const page = await browser.newPage();
     const arrived = listener.nextRedirect();
-    await page.goto(
-      authorizationUrl(found.server, {
-        clientId: client.client_id,
-        redirectUri: listener.redirectUri,
-        pkce,
-        scope: SCOPES.join(' '),
-        resource,
-        state,
-      }).href,
-    );
+    await page.goto(authorizationFor(client.client_id, { pkce, state }).href);
     await signIn(page, person);
 
     // The consent page names the client, where it sends the person back, and each scope; enrich is marked.
@@ -195,15 +195,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     const client = await registerLoopbackClient('Denied app');
     const page = await browser.newPage();
     const arrived = listener.nextRedirect();
-    await page.goto(
-      authorizationUrl(found.server, {
-        clientId: client.client_id,
-        redirectUri: listener.redirectUri,
-        pkce: pkcePair(),
-        scope: SCOPES.join(' '),
-        resource: found.resource.resource,
-      }).href,
-    );
+    await page.goto(authorizationFor(client.client_id).href);
     await signIn(page, person);
     await answerConsent(page, 'deny');
     const redirect = await arrived;
@@ -306,15 +298,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
     /** An authorization under way in the victim's browser, stopped at the sign-in page. */
     async function interactionAtSignIn(page: Page, clientName: string) {
       const client = await registerLoopbackClient(clientName);
-      await page.goto(
-        authorizationUrl(found.server, {
-          clientId: client.client_id,
-          redirectUri: listener.redirectUri,
-          pkce: pkcePair(),
-          scope: SCOPES.join(' '),
-          resource: found.resource.resource,
-        }).href,
-      );
+      await page.goto(authorizationFor(client.client_id).href);
       await page.getByLabel(/password/i).waitFor();
       return new URL(page.url());
     }
@@ -426,13 +410,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
         listener.redirectUri,
       ];
       for (const redirectUri of attempts) {
-        const url = authorizationUrl(found.server, {
-          clientId: client.client_id,
-          redirectUri,
-          pkce: pkcePair(),
-          scope: SCOPES.join(' '),
-          resource: found.resource.resource,
-        });
+        const url = authorizationFor(client.client_id, { redirectUri });
         const answer = await fetch(url, { redirect: 'manual' });
         expect({ redirectUri, status: answer.status, location: answer.headers.get('location') }).toEqual({
           redirectUri,
@@ -449,13 +427,8 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
         redirectedToEvil = true;
       });
       await page.goto(
-        authorizationUrl(found.server, {
-          clientId: client.client_id,
-          redirectUri: 'https://evil.example/api/mcp/auth_callback',
-          pkce: pkcePair(),
-          scope: SCOPES.join(' '),
-          resource: found.resource.resource,
-        }).href,
+        authorizationFor(client.client_id, { redirectUri: 'https://evil.example/api/mcp/auth_callback' })
+          .href,
       );
       expect(new URL(page.url()).origin).toBe(server.config.BASE_URL);
       expect(await page.locator('body').innerText()).toMatch(/redirect_uri/i);
@@ -468,13 +441,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
       const client = await registerLoopbackClient('Honest client');
       const arrived = redirectTo(page, listener.redirectUri);
       // A return_to, a redirect or a next parameter on the sign-in form must not steer where the code goes.
-      const url = authorizationUrl(found.server, {
-        clientId: client.client_id,
-        redirectUri: listener.redirectUri,
-        pkce: pkcePair(),
-        scope: SCOPES.join(' '),
-        resource: found.resource.resource,
-      });
+      const url = authorizationFor(client.client_id);
       await page.goto(url.href);
       // (A string: the tests compile without the DOM's types.)
       await page.evaluate(`for (const form of document.forms) {

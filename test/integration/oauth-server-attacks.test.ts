@@ -147,16 +147,22 @@ describe('the authorization server refuses', () => {
     }
   });
 
+  /** A replay refused as invalid_grant, and the grant gone with it: `latest`'s tokens no longer work. */
+  async function expectRefusedWithGrantRevoked(
+    refused: { status: number; json: unknown },
+    latest: { access_token: string; refresh_token?: string | undefined },
+  ) {
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ error: 'invalid_grant' });
+    expect(await mcpStatus(server, latest.access_token)).toBe(401);
+    expect((await refresh(latest.refresh_token)).json).toMatchObject({ error: 'invalid_grant' });
+  }
+
   it('a reused code: refused, and the tokens of its first use revoked', async () => {
     const { pkce, code } = await freshCode();
     const first = tokenSetOf(await exchange(code, pkce.verifier));
     expect(await mcpStatus(server, first.access_token)).toBe(200);
-    const second = await exchange(code, pkce.verifier);
-    expect(second.status).toBe(400);
-    expect(second.json).toMatchObject({ error: 'invalid_grant' });
-    expect(await mcpStatus(server, first.access_token)).toBe(401);
-    const refreshed = await refresh(first.refresh_token);
-    expect(refreshed.json).toMatchObject({ error: 'invalid_grant' });
+    await expectRefusedWithGrantRevoked(await exchange(code, pkce.verifier), first);
   });
 
   it('a resource of another server, at authorization and at the token endpoint', async () => {
@@ -181,12 +187,7 @@ describe('the authorization server refuses', () => {
     const first = tokenSetOf(await exchange(code, pkce.verifier));
     const rotated = tokenSetOf(await refresh(first.refresh_token));
     expect(await mcpStatus(server, rotated.access_token)).toBe(200);
-    const reused = await refresh(first.refresh_token);
-    expect(reused.status).toBe(400);
-    expect(reused.json).toMatchObject({ error: 'invalid_grant' });
-    expect(await mcpStatus(server, rotated.access_token)).toBe(401);
-    const newest = await refresh(rotated.refresh_token);
-    expect(newest.json).toMatchObject({ error: 'invalid_grant' });
+    await expectRefusedWithGrantRevoked(await refresh(first.refresh_token), rotated);
   });
 
   it('a refresh token presented by another client', async () => {
