@@ -2,7 +2,6 @@ import path from 'node:path';
 import { StackError } from './errors.js';
 import { commandOnPath, run, runOrFail } from './processes.js';
 import { projectRoot, type StackSettings } from './settings.js';
-import { stackVersions } from './versions.js';
 
 /** Whether a Docker engine answers (the CLI alone is not enough). */
 export async function dockerEngineAnswers(): Promise<boolean> {
@@ -13,17 +12,13 @@ export async function dockerEngineAnswers(): Promise<boolean> {
   return info?.code === 0;
 }
 
+/** The compose file pins the images itself; the ports and heap are the stack's settings. */
 function composeEnv(settings: StackSettings): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    ELASTICSEARCH_VERSION: stackVersions.elasticsearch,
-    MONGO_IMAGE: stackVersions.mongoImage,
     ES_PORT: String(settings.esPort),
     MONGO_PORT: String(settings.mongoPort),
     ES_HEAP: settings.esHeap,
-    // Compose reads every service before it picks some, so the app's required SERVER_SECRET needs a
-    // value even when only the backends start; they never see it.
-    SERVER_SECRET: process.env.SERVER_SECRET || 'unused-by-the-backend-services',
   };
 }
 

@@ -1,8 +1,8 @@
 import versions from '../../stack/versions.json' with { type: 'json' };
 
 /**
- * The one place backend versions are pinned (`stack/versions.json`): the local build, the
- * Docker Compose file (through `ELASTICSEARCH_VERSION`) and the test containers all read it.
+ * Where backend versions are pinned (`stack/versions.json`): the local build and the test
+ * containers read it; docker-compose.yml names the same images (test/unit/compose.test.ts).
  */
 export interface StackVersions {
   /** Elasticsearch server; its major.minor must equal the `@elastic/elasticsearch` client's. */
