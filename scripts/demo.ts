@@ -12,9 +12,11 @@ import { createDemoAccounts } from '../seed/demo-accounts.js';
 import { createDemoUsers, type DemoUser, newDemoPasswords, parseDemoPasswords } from '../seed/demo-users.js';
 import { parseConfig } from '../src/config.js';
 import { connectMongo } from '../src/stores/mongo.js';
+import { clientSetups, renderSetupsForTerminal } from './clients/setups.js';
 import { stackUp } from './stack/commands.js';
 import { readOrCreatePrivateFile, writePrivateFile } from './stack/private-files.js';
 import { stackSettings } from './stack/settings.js';
+import { buildViews } from './views/build-views.js';
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -58,8 +60,7 @@ function demoPasswords(file: string) {
 function signInInstructions(baseUrl: string, users: readonly DemoUser[], files: DemoFiles): string {
   const width = Math.max(...users.map((user) => user.email.length));
   return [
-    'Sign in with an OAuth-capable client (Claude, ChatGPT, Cursor, VS Code, the MCP Inspector, mcp-remote):',
-    `add the server URL alone, ${baseUrl}/mcp, with no key; the client opens a browser where you sign in as one of`,
+    `A client given the URL alone (${baseUrl}/mcp, no key) opens a browser where you sign in as one of`,
     ...users.map((user) => `  ${user.plan.padEnd(8)} ${user.email.padEnd(width)}  ${user.password}`),
     `  (also in ${files.userPasswords}, readable by you only). The free plan sees only get_account_usage and get_filter_options.`,
     `Your account's own pages (plan, credits, API keys, connected apps): ${baseUrl}/account`,
@@ -67,58 +68,13 @@ function signInInstructions(baseUrl: string, users: readonly DemoUser[], files: 
 }
 
 function clientInstructions(mcpUrl: string, apiKey: string, files: DemoFiles): string {
-  const curl = [
-    `curl -s ${mcpUrl} \\`,
-    `  -H 'Authorization: Bearer ${apiKey}' \\`,
-    `  -H 'Content-Type: application/json' -H 'Accept: application/json' \\`,
-    `  -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_leads","arguments":{"title":"engineer","location":"London","page_size":3}}}'`,
-  ].join('\n');
-  const claudeDesktop = {
-    mcpServers: {
-      'hiring-leads': {
-        command: 'npx',
-        args: [
-          '-y',
-          'mcp-remote',
-          mcpUrl,
-          '--transport',
-          'http-only',
-          '--header',
-          `Authorization: Bearer ${apiKey}`,
-        ],
-      },
-    },
-  };
-  const cursor = {
-    mcpServers: { 'hiring-leads': { url: mcpUrl, headers: { Authorization: `Bearer ${apiKey}` } } },
-  };
-  const vscode = {
-    servers: {
-      'hiring-leads': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${apiKey}` } },
-    },
-  };
   return [
     '',
     `hiring-leads MCP server: ${mcpUrl}`,
     `Demo API key (growth plan, all scopes): ${apiKey}`,
     `  also in ${files.apiKey}; the server's secret is in ${files.serverSecret} (both readable by you only)`,
     '',
-    'Try it with curl:',
-    curl,
-    '',
-    'Claude Desktop (claude_desktop_config.json, through mcp-remote):',
-    JSON.stringify(claudeDesktop, null, 2),
-    '',
-    'Cursor (.cursor/mcp.json):',
-    JSON.stringify(cursor, null, 2),
-    '',
-    'VS Code (.vscode/mcp.json):',
-    JSON.stringify(vscode, null, 2),
-    '',
-    'MCP Inspector:',
-    `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --transport http --header "Authorization: Bearer ${apiKey}" --method tools/list`,
-    '',
-    'Ctrl-C stops the server; `npm run stack:down` stops Elasticsearch and MongoDB.',
+    renderSetupsForTerminal(clientSetups({ mcpUrl, apiKey })),
   ].join('\n');
 }
 
@@ -151,13 +107,16 @@ async function main(): Promise<void> {
   if (growth === undefined) throw new Error('no demo account was created');
   writePrivateFile(files.apiKey, `${growth.apiKey}\n`);
 
+  // The server reads the market-insights view at start: built on a fresh clone, rebuilt after a change.
+  await buildViews();
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { stdio: 'inherit', env });
   const stop = () => server.kill('SIGTERM');
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await waitForServer(`http://127.0.0.1:${settings.PORT}/readyz`, server);
-  console.log(`\n${signInInstructions(settings.BASE_URL, users, files)}`);
   console.log(clientInstructions(`${settings.BASE_URL}/mcp`, growth.apiKey, files));
+  console.log(`\n${signInInstructions(settings.BASE_URL, users, files)}`);
+  console.log('\nCtrl-C stops the server; `npm run stack:down` stops Elasticsearch and MongoDB.');
   server.on('exit', (code) => process.exit(code ?? 0));
 }
 
