@@ -86,6 +86,11 @@ function renderTool(
       `- Access: ${ACCESS_TEXT[tool.access]}`,
       `- Meter: ${tool.meters === null ? 'not metered' : `the daily ${code(tool.meters)} quota`}`,
       `- Annotations: ${annotationsText(tool)}`,
+      ...(tool.view
+        ? [
+            `- View: ${code(tool.view.uri)} in \`_meta.ui.resourceUri\`, an interactive chart that MCP Apps hosts show with the result ([protocol.md](protocol.md#resources-the-market-insights-view))`,
+          ]
+        : []),
     ],
     '### Arguments',
     argumentsSection(input),

@@ -2,10 +2,14 @@ import {
   CallToolRequestSchema,
   InitializeRequestSchema,
   JSONRPCNotificationSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
+import { tools } from '../../src/tools/registry.js';
 import { fuzzCharacter, hostileJson, hostileKey, hostileNumber, smallHostileJson } from './arbitraries.js';
 import { type FuzzJson, NumberLiteral, objectOf } from './json-text.js';
 
@@ -29,15 +33,20 @@ const SERVED_METHODS = {
   ping: PingRequestSchema,
   'tools/list': ListToolsRequestSchema,
   'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
 } as const;
+
+/** The resources the server offers: its tools' views. */
+const RESOURCE_URIS: readonly string[] = tools.flatMap((tool) => (tool.view ? [tool.view.uri] : []));
 
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'];
 
 const OTHER_METHODS = [
   'notifications/initialized',
   'notifications/cancelled',
-  'resources/list',
-  'resources/read',
+  'resources/subscribe',
   'prompts/list',
   'logging/setLevel',
   'completion/complete',
@@ -95,6 +104,12 @@ function mostly<T>(
 function paramsFor(toolNames: readonly string[]): Record<string, fc.Arbitrary<FuzzJson>> {
   const withoutUndefined = (params: Record<string, FuzzJson | undefined>) =>
     objectOf(Object.entries(params).filter((entry): entry is [string, FuzzJson] => entry[1] !== undefined));
+  const listParams = fc
+    .record({
+      cursor: sometimes(fc.oneof(fc.string({ maxLength: 10 }), smallHostileJson)),
+      _meta: sometimes(meta),
+    })
+    .map(withoutUndefined);
   return {
     initialize: fc
       .record({
@@ -111,12 +126,7 @@ function paramsFor(toolNames: readonly string[]): Record<string, fc.Arbitrary<Fu
       })
       .map(withoutUndefined),
     ping: fc.record({ _meta: sometimes(meta) }).map(withoutUndefined),
-    'tools/list': fc
-      .record({
-        cursor: sometimes(fc.oneof(fc.string({ maxLength: 10 }), smallHostileJson)),
-        _meta: sometimes(meta),
-      })
-      .map(withoutUndefined),
+    'tools/list': listParams,
     'tools/call': fc
       .record({
         name: mostly(fc.constantFrom(...toolNames), smallHostileJson),
@@ -124,6 +134,17 @@ function paramsFor(toolNames: readonly string[]): Record<string, fc.Arbitrary<Fu
         _meta: sometimes(meta),
         // Task augmentation, which this server does not offer: MCP says to ignore it then.
         task: sometimes(fc.oneof(fc.constant<FuzzJson>({}), fc.record({ ttl: fc.nat() }), smallHostileJson)),
+      })
+      .map(withoutUndefined),
+    'resources/list': listParams,
+    'resources/templates/list': listParams,
+    'resources/read': fc
+      .record({
+        uri: mostly(
+          fc.constantFrom(...RESOURCE_URIS, 'ui://market-insights/other.html', 'file:///etc/passwd', ''),
+          smallHostileJson,
+        ),
+        _meta: sometimes(meta),
       })
       .map(withoutUndefined),
   };
@@ -266,6 +287,10 @@ function expectedAnswer(message: unknown, toolNames: readonly string[]): Expecte
   if (servedMethod === 'tools/call') {
     const name = (message.params as { name: string }).name;
     if (!toolNames.includes(name)) return invalidParams;
+  }
+  if (servedMethod === 'resources/read') {
+    const uri = (message.params as { uri: string }).uri;
+    if (!RESOURCE_URIS.includes(uri)) return invalidParams;
   }
   return { kind: 'result', id: echoId, method: servedMethod };
 }
