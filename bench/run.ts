@@ -75,6 +75,7 @@ const flags = parseArgs({
     concurrency: { type: 'string', default: '1,16' },
     port: { type: 'string', default: '3999' },
     processes: { type: 'string', default: '1' },
+    profile: { type: 'string' },
   },
 }).values;
 const requests = Number(flags.requests);
@@ -240,7 +241,7 @@ async function runAt(
 async function main(): Promise<void> {
   const apiKey = await createBenchKey();
   const mongo = await startMongoCommandCounter(settings.MONGODB_URI);
-  const servers = await startServers(processCount, settings.PORT, {
+  const servers = await startServers(processCount, settings.PORT, flags.profile, {
     ...process.env,
     SERVER_SECRET: serverSecret,
     ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,

@@ -1,6 +1,7 @@
 /** The benchmark's own server processes (src/main.ts), one per port, each a child of this process. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildViews } from '../scripts/views/build-views.js';
 
 export interface BenchServers {
   /** The `/mcp` endpoint of each process, for the benchmark's round-robin. */
@@ -9,12 +10,20 @@ export interface BenchServers {
   stop(): void;
 }
 
+/**
+ * With `profileDir`, each process writes a V8 CPU profile there when it stops (`--cpu-prof`), which
+ * `npm run bench:profile -- <dir>` sums up by package and function.
+ */
 export async function startServers(
   count: number,
   firstPort: number,
+  profileDir: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<BenchServers> {
+  // Each process reads the built views at start.
+  await buildViews();
   const ports = Array.from({ length: count }, (_, index) => firstPort + index);
+  const profiling = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const child of children) child.kill('SIGTERM');
@@ -22,7 +31,7 @@ export async function startServers(
   try {
     for (const port of ports) {
       children.push(
-        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts'], {
           stdio: ['ignore', 'ignore', 'inherit'],
           env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
         }),

@@ -81,6 +81,13 @@ const configSchema = z
       .default('hl'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
+    /** The Prometheus metrics listener's port; unset, there is none (docs/observability.md). */
+    METRICS_PORT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(0).max(65535).optional(),
+    ),
+    /** Where the metrics listener binds: loopback unless the scraper is on another host. */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // Vite (and so vitest) puts its own BASE_URL of "/" into the environment; it is not ours.
     BASE_URL: z.preprocess((value) => (value === '/' ? undefined : value), z.url().optional()),
     /** Browser origins allowed on `/mcp` besides the defaults that `BASE_URL` implies. */
@@ -96,6 +103,11 @@ const configSchema = z
     NODE_ENV: z.string().optional(),
     /** How long a call waits for Elasticsearch or MongoDB before answering `unavailable`. */
     BACKEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(2000),
+    /**
+     * How old a process's copy of a key, account, user or grant may be when a call uses it: a
+     * revocation or suspension reaches every process within this time (docs/performance.md).
+     */
+    IDENTITY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
     /** Unauthenticated requests allowed per client address per minute. */
     UNAUTHENTICATED_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** How long a client may take to send a request's headers: slow-header clients are cut off. */

@@ -1,7 +1,7 @@
+import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
 import { config } from './config.js';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const rank: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export type LogFields = Record<string, unknown>;
 
@@ -13,25 +13,111 @@ export interface Logger {
   child(fields: LogFields): Logger;
 }
 
-/** One JSON object per line on stderr, so stdout stays free for command output. */
-function createLogger(bound: LogFields): Logger {
-  const write = (level: Level, message: string, fields?: LogFields) => {
-    if (rank[level] < rank[config().LOG_LEVEL]) return;
-    const line = { time: new Date().toISOString(), level, msg: message, ...bound, ...fields };
-    process.stderr.write(`${JSON.stringify(line, errorReplacer)}\n`);
-  };
+/**
+ * Field names that would hold a credential, on a line or in the request parts a line might carry.
+ * The code never hands the logger a key, token, password or secret (docs/observability.md); should
+ * one slip in under one of these names, it is written as `[redacted]`. Paths are named in full:
+ * wildcards would cost several microseconds on every line.
+ */
+const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'client_secret',
+  'SERVER_SECRET',
+  'key',
+  'api_key',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+];
+const REDACTED_PATHS = [
+  ...SECRET_FIELDS,
+  ...['headers', 'body', 'query', 'form'].flatMap((part) => SECRET_FIELDS.map((field) => `${part}.${field}`)),
+  'headers["set-cookie"]',
+];
+
+/**
+ * Lines waiting for a slow reader of stderr beyond this are dropped rather than held: a stuck log
+ * pipe must neither stall the server nor grow its memory without bound.
+ */
+const MAX_BUFFERED_LOG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A pino logger writing one JSON object per line (`level`, `time`, `pid`, `hostname`, the bound
+ * and given fields, `msg`) to `destination`: stderr by default, so stdout stays free for command
+ * output. An `error` field is written as its name, message and code, never a whole error object.
+ */
+export function createLogger(options: { level: LogLevel; destination?: DestinationStream }): Logger {
+  const destination =
+    options.destination ?? pino.destination({ dest: 2, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES });
+  return new JsonLinesLogger(
+    pino(
+      {
+        level: options.level,
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        serializers: { error: describeError },
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      },
+      destination,
+    ),
+  );
+}
+
+/** Our `message, fields` calls in pino's `fields, message` order; one object per child, no closures. */
+class JsonLinesLogger implements Logger {
+  constructor(private readonly lines: PinoLogger) {}
+
+  debug(message: string, fields?: LogFields): void {
+    if (fields === undefined) this.lines.debug(message);
+    else this.lines.debug(fields, message);
+  }
+
+  info(message: string, fields?: LogFields): void {
+    if (fields === undefined) this.lines.info(message);
+    else this.lines.info(fields, message);
+  }
+
+  warn(message: string, fields?: LogFields): void {
+    if (fields === undefined) this.lines.warn(message);
+    else this.lines.warn(fields, message);
+  }
+
+  error(message: string, fields?: LogFields): void {
+    if (fields === undefined) this.lines.error(message);
+    else this.lines.error(fields, message);
+  }
+
+  child(fields: LogFields): Logger {
+    return new JsonLinesLogger(this.lines.child(fields));
+  }
+}
+
+function describeError(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const { code } = value as { code?: unknown };
   return {
-    debug: (message, fields) => write('debug', message, fields),
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-    child: (fields) => createLogger({ ...bound, ...fields }),
+    name: value.name,
+    message: value.message,
+    ...((typeof code === 'string' || typeof code === 'number') && { code }),
   };
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message };
-  return value;
+let root: Logger | undefined;
+
+/** The process's logger, at LOG_LEVEL on stderr; created on first use, so importing it reads no settings. */
+function rootLogger(): Logger {
+  root ??= createLogger({ level: config().LOG_LEVEL });
+  return root;
 }
 
-export const logger: Logger = createLogger({});
+export const logger: Logger = {
+  debug: (message, fields) => rootLogger().debug(message, fields),
+  info: (message, fields) => rootLogger().info(message, fields),
+  warn: (message, fields) => rootLogger().warn(message, fields),
+  error: (message, fields) => rootLogger().error(message, fields),
+  child: (fields) => rootLogger().child(fields),
+};

@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { type Config, ConfigError, parseConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { startHttpServer } from './http/http-server.js';
+import { startMetricsListener } from './http/metrics-listener.js';
 import { logger } from './logger.js';
 import { createServices, ensureIndexes } from './services.js';
 import { createElasticsearchClient } from './stores/elasticsearch.js';
@@ -36,6 +38,15 @@ try {
 // import, which must not join the one-line explanation of a refused setting.
 const { createOAuthProvider } = await import('./oauth/provider.js');
 const oauth = await createOAuthProvider({ services, config: settings, logger });
+// The metrics listener first: once `listening` is logged, everything is up.
+const metricsListener =
+  settings.METRICS_PORT === undefined
+    ? undefined
+    : await startMetricsListener(services.metrics, settings, settings.METRICS_PORT);
+if (metricsListener !== undefined) {
+  const address = metricsListener.address() as AddressInfo;
+  logger.info('metrics listening', { host: address.address, port: address.port, path: '/metrics' });
+}
 const server = await startHttpServer(createApp({ services, tools, oauth }), settings);
 logger.info('listening', {
   host: settings.HOST,
@@ -50,8 +61,11 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info('shutting down', { signal });
   // Requests in flight finish; idle keep-alive connections would otherwise hold the process open.
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const listeners = metricsListener === undefined ? [server] : [server, metricsListener];
+  for (const listener of listeners) listener.closeIdleConnections();
+  await Promise.all(
+    listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
+  );
   await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
   process.exit(0);
 }

@@ -1,8 +1,11 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Config } from './config.js';
+import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
 import { ApiKeysStore } from './stores/api-keys.js';
+import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js';
 import { type IndexNames, indexNames } from './stores/elasticsearch.js';
+import type { Freshness } from './stores/fresh-cache.js';
 import type { MongoHandle } from './stores/mongo.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
@@ -17,6 +20,10 @@ export interface Services {
   elasticsearch: Client;
   indices: IndexNames;
   mongo: MongoHandle;
+  /** This server's Prometheus metrics; the backends' clients report into it from the start. */
+  metrics: Metrics;
+  /** How fresh the per-process copies of keys, accounts, users and grants are (IDENTITY_CACHE_MS). */
+  freshness: Freshness;
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
   quotaCounters: QuotaCountersStore;
@@ -27,21 +34,37 @@ export interface Services {
   signInAttempts: SignInAttemptsStore;
 }
 
+/** Records kept per cache of identities: ten thousand keys or accounts is a few megabytes. */
+const IDENTITY_CACHE_ENTRIES = 10_000;
+
 export function createServices(backends: {
   config: Config;
   elasticsearch: Client;
   mongo: MongoHandle;
+  /** The clock of the identity caches and rate-limit leases; `performance.now` unless a test stops time. */
+  cacheClock?: () => number;
 }): Services {
-  const { db } = backends.mongo;
+  const { cacheClock, ...handles } = backends;
+  const { db } = handles.mongo;
+  const freshness: Freshness = {
+    maxAgeMs: handles.config.IDENTITY_CACHE_MS,
+    maxEntries: IDENTITY_CACHE_ENTRIES,
+    clock: cacheClock ?? (() => performance.now()),
+  };
+  const metrics = new Metrics();
+  observeElasticsearch(handles.elasticsearch, metrics);
+  observeMongo(handles.mongo.client, metrics);
   return {
-    ...backends,
-    indices: indexNames(backends.config.INDEX_PREFIX),
-    accounts: new AccountsStore(db),
-    apiKeys: new ApiKeysStore(db),
+    ...handles,
+    indices: indexNames(handles.config.INDEX_PREFIX),
+    metrics,
+    freshness,
+    accounts: new AccountsStore(db, freshness),
+    apiKeys: new ApiKeysStore(db, freshness),
     quotaCounters: new QuotaCountersStore(db),
-    rateLimits: new RateLimitsStore(db),
+    rateLimits: new RateLimitsStore(db, freshness.clock),
     unlocks: new UnlocksStore(db),
-    users: new UsersStore(db),
+    users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),
     signInAttempts: new SignInAttemptsStore(db),
   };

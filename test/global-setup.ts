@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import type { TestProject } from 'vitest/node';
 import { stackDown, stackUp, useDocker } from '../scripts/stack/commands.js';
@@ -6,7 +9,9 @@ import { elasticsearchHealthy, mongoAnswers } from '../scripts/stack/health.js';
 import { stackSettings } from '../scripts/stack/settings.js';
 import { readStackUrls, type StackUrls } from '../scripts/stack/state.js';
 import { elasticsearchImage, stackVersions } from '../scripts/stack/versions.js';
+import { buildViews } from '../scripts/views/build-views.js';
 import type { TestBackends } from './support/backends.js';
+import { credentialsInLog } from './support/log-scan.js';
 import { seedTestData } from './support/seeded-data.js';
 
 interface Provisioned {
@@ -109,7 +114,43 @@ async function removeRunData(backends: TestBackends): Promise<void> {
   }
 }
 
+/**
+ * The file every in-process test server of the run logs to (test/support/run-log.ts), and the
+ * check made on it once every test has run: no API key, access token, bearer header, test password
+ * or the run's server secret in any line. A teardown that throws does not fail a vitest run, so a
+ * finding sets the exit code; the log is then kept for reading, and removed otherwise.
+ */
+function startRunLog(backends: TestBackends): { file: string; check(): void } {
+  const folder = mkdtempSync(path.join(tmpdir(), 'hiring-leads-run-log-'));
+  const file = path.join(folder, 'servers.jsonl');
+  return {
+    file,
+    check: () => {
+      let log = '';
+      try {
+        log = readFileSync(file, 'utf8');
+      } catch {
+        // No test started a server.
+      }
+      const findings = credentialsInLog(log, { 'the run’s SERVER_SECRET': backends.serverSecret });
+      if (findings.length === 0) {
+        const lines = log.split('\n').filter(Boolean).length;
+        console.log(`[test] the servers' log: ${lines} lines, no credential in any`);
+        rmSync(folder, { recursive: true, force: true });
+        return;
+      }
+      console.error(
+        `[test] the servers' log holds credentials (${file}):\n` +
+          findings.map((finding) => `  line ${finding.line}: ${finding.what}`).join('\n'),
+      );
+      process.exitCode = 1;
+    },
+  };
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Every server the tests start reads the built views at start; a fresh clone has none yet.
+  await buildViews();
   const provisioned = await provision();
   const runId = randomBytes(4).toString('hex');
   const backends: TestBackends = {
@@ -123,11 +164,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       `index prefix ${backends.indexPrefix}, database ${backends.mongoDb}`,
   );
   project.provide('testBackends', backends);
+  const runLog = startRunLog(backends);
+  project.provide('runLogFile', runLog.file);
   const teardown = async () => {
     try {
       await removeRunData(backends);
     } finally {
       await provisioned.release();
+      runLog.check();
     }
   };
   try {

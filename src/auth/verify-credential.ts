@@ -42,14 +42,14 @@ export function createCredentialVerifier(deps: CredentialVerifierDeps): Credenti
 
 /**
  * The signature proves who the token was issued to; the grant and the user record say whether they
- * may still use it. Both are read on every request, so a revoked grant or a suspended or deleted
- * user is refused at once by every server process.
+ * may still use it. Both are checked on every request against copies at most IDENTITY_CACHE_MS old,
+ * so a revoked grant or a suspended or deleted user is refused within that time by every process.
  */
 async function verifyToken(deps: CredentialVerifierDeps, token: string): Promise<Verification> {
   const check = await deps.verifyAccessToken(token);
   if (!check.valid) return { ok: false, description: check.reason };
   const { userId, accountId, scopes } = check.claims;
-  const user = await deps.users.findById(userId);
+  const user = await deps.users.findByIdRecent(userId);
   if (user === null) return { ok: false, description: 'The user of this access token does not exist.' };
   if (user.status !== 'active')
     return { ok: false, description: 'The user of this access token is suspended.' };
@@ -60,12 +60,14 @@ async function verifyToken(deps: CredentialVerifierDeps, token: string): Promise
 }
 
 async function verifyApiKey(deps: CredentialVerifierDeps, key: string): Promise<Verification> {
-  const record = await deps.apiKeys.findByKey(key);
+  const record = await deps.apiKeys.findByKeyRecent(key);
   if (record === null) return { ok: false, description: 'The API key is not known.' };
   if (record.revoked_at !== null) return { ok: false, description: 'The API key has been revoked.' };
   const now = deps.now();
   if (deps.apiKeys.isLastUsedStale(record, now)) {
-    // Off the hot path: the call does not wait for this bookkeeping, nor fail with it.
+    // Off the hot path: the call does not wait for this bookkeeping, nor fail with it. The cached
+    // copy learns it too, or every call until the next read would write again.
+    record.last_used_at = now;
     deps.apiKeys.touchLastUsed(record._id, now).catch((error: unknown) => {
       deps.logger.warn('could not record API key use', { key_id: record._id, error });
     });

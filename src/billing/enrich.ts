@@ -46,6 +46,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, InsufficientCredits, InvalidArgument } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { EffectiveLimits } from '../plans.js';
 import type { Account, AccountsStore } from '../stores/accounts.js';
 import { counterIdFor, type QuotaCountersStore } from '../stores/quota-counters.js';
@@ -66,6 +67,8 @@ export interface EnrichmentDeps {
   unlocks: UnlocksStore;
   quotaCounters: QuotaCountersStore;
   logger: Logger;
+  /** Counts credits and enrichments charged and given back; absent in the admin CLI, which serves none. */
+  metrics?: Metrics;
   /** Real time, for the age of claims; the call's `now` may be a test's pinned clock. */
   wallClock?: () => Date;
 }
@@ -174,10 +177,12 @@ async function chargeUnderClaim(
   try {
     const reserved = await deps.quotaCounters.reserveOne(account._id, 'enrichments', limit, claimId, now);
     if (reserved.granted === 0) throw quotaExhausted('enrichments', now);
+    deps.metrics?.quotaCharged('enrichments', reserved.granted);
 
     const renewed = await creditsNow(deps.accounts, account, now);
     const charged = await deps.accounts.takeCredit(account._id, claimId);
     if (charged === null) throw new InsufficientCredits(renewed.credits_resets_at.toISOString());
+    deps.metrics?.creditCharged();
 
     if (!(await deps.unlocks.completeClaim(account._id, lead.id, claimId, now))) {
       await undo();
@@ -217,6 +222,8 @@ async function reverseClaim(deps: EnrichmentDeps, claim: PendingClaim): Promise<
       claimId,
     ),
   ]);
+  if (creditRefunded) deps.metrics?.creditRefunded();
+  if (enrichmentRefunded) deps.metrics?.quotaRefunded('enrichments', 1);
   deps.logger.debug('reversed an enrichment claim', {
     lead_id: claim.lead_id,
     claim_id: claimId,

@@ -5,6 +5,8 @@ import { SCOPES } from '../auth/scopes.js';
 import { createCredentialVerifier } from '../auth/verify-credential.js';
 import { type Logger, logger as rootLogger } from '../logger.js';
 import { createToolCatalog } from '../mcp/catalog.js';
+import { loadViewResources } from '../mcp/view-resources.js';
+import type { Metrics } from '../metrics.js';
 import type { OAuthServer } from '../oauth/provider.js';
 import { OAUTH_ROUTES } from '../oauth/routes.js';
 import { createPages } from '../pages/index.js';
@@ -24,6 +26,7 @@ import {
 } from './mcp-endpoint.js';
 import { limitRegistrations } from './registration-limit.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
+import { routeLabel } from './route-label.js';
 
 /** JSON-RPC's generic "server error", for refusals that have no code of their own. */
 const JSON_RPC_SERVER_ERROR = -32000;
@@ -44,6 +47,8 @@ export function createApp(deps: AppDeps): Express {
     services.config;
   const clock = deps.clock ?? (() => new Date());
   const catalog = createToolCatalog(deps.tools);
+  // Read here, once: a server whose views were never built stops at start, saying how to build them.
+  const viewResources = loadViewResources(catalog.views);
   const baseLogger = deps.logger ?? rootLogger;
 
   const served = servedNames(services.config);
@@ -52,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   // Which hops may say who the client is: the failed-authentication limiter counts per `req.ip`.
   app.set('trust proxy', TRUST_PROXY);
-  app.use(assignRequestId(baseLogger));
+  app.use(trackRequests(baseLogger, services.metrics));
 
   // Probes reach these by whatever address the orchestrator uses, and they hold nothing to steal.
   app.get('/healthz', healthz);
@@ -109,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
       }),
       accounts: services.accounts,
       failedAuthLimiter: new FailedAuthLimiter({ failuresPerMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
+      metrics: services.metrics,
       baseUrl: BASE_URL,
     }),
     // Any content type is read as JSON: scripts often post JSON without saying so.
@@ -117,7 +123,7 @@ export function createApp(deps: AppDeps): Express {
     requireSingleJsonRpcMessage,
     requireWellFormedMessage,
     requireStepUpScopes({ toolsByName: catalog.byName, baseUrl: BASE_URL }),
-    serveMcp({ catalog, services, clock }),
+    serveMcp({ catalog, viewResources, services, clock }),
   );
   // Stateless: there is no stream to open with GET and no session to end with DELETE.
   app.all('/mcp', (_req, res) => {
@@ -147,8 +153,11 @@ function corsForAnyOrigin(method: 'GET' | 'POST'): RequestHandler {
   };
 }
 
-/** Every request gets an id, returned as `X-Request-Id` and carried by every log line about it. */
-function assignRequestId(baseLogger: Logger): RequestHandler {
+/**
+ * Every request gets an id, returned as `X-Request-Id` and carried by every log line about it; once
+ * answered, it is logged and counted by the route pattern that answered it.
+ */
+function trackRequests(baseLogger: Logger, metrics: Metrics): RequestHandler {
   return (req, res, next) => {
     const requestId = randomUUID();
     const startedAt = Date.now();
@@ -157,12 +166,16 @@ function assignRequestId(baseLogger: Logger): RequestHandler {
     state.logger = baseLogger.child({ request_id: requestId });
     res.set('X-Request-Id', requestId);
     res.on('finish', () => {
+      const route = routeLabel(req);
+      const durationMs = Date.now() - startedAt;
       state.logger.info('request', {
         method: req.method,
+        route,
         path: req.path,
         status: res.statusCode,
-        duration_ms: Date.now() - startedAt,
+        duration_ms: durationMs,
       });
+      metrics.httpRequestFinished(req.method, route, res.statusCode, durationMs);
     });
     next();
   };

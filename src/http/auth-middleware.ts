@@ -1,7 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { looksLikeJwt } from '../auth/access-token.js';
+import { looksLikeApiKey } from '../auth/api-key-format.js';
 import { STEP_UP_SCOPES } from '../auth/scopes.js';
 import type { CredentialVerifier } from '../auth/verify-credential.js';
 import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
+import type { AuthenticationFailure, Metrics } from '../metrics.js';
 import type { AccountsStore } from '../stores/accounts.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
@@ -20,12 +23,16 @@ export function authenticate(deps: {
   verify: CredentialVerifier;
   accounts: AccountsStore;
   failedAuthLimiter: FailedAuthLimiter;
+  metrics: Metrics;
   baseUrl: string;
 }): RequestHandler {
   const resourceMetadata = `resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`;
 
-  const refuse = (req: Request, res: Response, description: string | null) => {
+  const refuse = (req: Request, res: Response, reason: AuthenticationFailure, description: string | null) => {
     const verdict = deps.failedAuthLimiter.recordFailure(req.ip ?? 'unknown', Date.now());
+    const status = verdict.limited ? 429 : 401;
+    deps.metrics.authenticationFailed(reason, status);
+    requestState(res).logger.info('credential refused', { reason, status });
     if (verdict.limited) {
       refuseOverBudget(res, verdict.retryAfterSeconds, 'failed authentications');
       return;
@@ -49,19 +56,22 @@ export function authenticate(deps: {
   // before it would let one client lock out everyone behind the same proxy or NAT.
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
-    if (header === undefined) return refuse(req, res, null);
+    if (header === undefined) return refuse(req, res, 'missing_credential', null);
     const token = /^Bearer +(\S+) *$/i.exec(header)?.[1];
     if (token === undefined)
       return refuse(
         req,
         res,
+        'malformed_header',
         'The Authorization header must be Bearer followed by an API key or access token.',
       );
     try {
       const verification = await deps.verify(token);
-      if (!verification.ok) return refuse(req, res, verification.description);
-      const account = await deps.accounts.findById(verification.accountId);
-      if (account === null) return refuse(req, res, 'The account of this credential no longer exists.');
+      if (!verification.ok) return refuse(req, res, refusedKind(token), verification.description);
+      const account = await deps.accounts.findByIdRecent(verification.accountId);
+      if (account === null) {
+        return refuse(req, res, 'account_missing', 'The account of this credential no longer exists.');
+      }
       const state = requestState(res);
       state.principal = { account, credential: verification.credential };
       state.logger = state.logger.child({
@@ -80,6 +90,13 @@ export function authenticate(deps: {
         });
     }
   };
+}
+
+/** What kind of credential was refused, by its shape: the verifier says why in words only. */
+function refusedKind(token: string): AuthenticationFailure {
+  if (looksLikeApiKey(token)) return 'api_key_refused';
+  if (looksLikeJwt(token)) return 'access_token_refused';
+  return 'unrecognized_token';
 }
 
 /**

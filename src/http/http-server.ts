@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Config } from '../config.js';
 
 export type HttpServerSettings = Pick<
@@ -13,11 +12,12 @@ export type HttpServerSettings = Pick<
 >;
 
 /**
- * Serves `app` on `PORT`/`HOST` with deliberate limits rather than Node's defaults (a minute for
- * headers, five for a whole request, no cap on connections): a client sending its request slowly
- * is cut off with 408 and frees its connection for others.
+ * Serves `app` (the express app, or the metrics handler) on `PORT`/`HOST` with deliberate limits
+ * rather than Node's defaults (a minute for headers, five for a whole request, no cap on
+ * connections): a client sending its request slowly is cut off with 408 and frees its connection
+ * for others.
  */
-export async function startHttpServer(app: Express, settings: HttpServerSettings): Promise<Server> {
+export async function startHttpServer(app: RequestListener, settings: HttpServerSettings): Promise<Server> {
   const server = createServer(
     {
       headersTimeout: settings.HTTP_HEADERS_TIMEOUT_MS,

@@ -6,13 +6,18 @@ import {
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
   LATEST_PROTOCOL_VERSION,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   PingRequestSchema,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { ToolCatalog } from '../mcp/catalog.js';
-import { createMcpServer } from '../mcp/server.js';
+import type { Caller } from '../mcp/run-tool.js';
+import { callTool, createMcpServer } from '../mcp/server.js';
+import type { ViewResources } from '../mcp/view-resources.js';
 import type { Services } from '../services.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
 
@@ -139,6 +144,9 @@ const SERVED_REQUESTS = new Map<string, z.ZodType>([
   ['ping', PingRequestSchema],
   ['tools/list', ListToolsRequestSchema],
   ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/templates/list', ListResourceTemplatesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema],
 ]);
 
 /**
@@ -204,46 +212,114 @@ function requestIdOf(message: Record<string, unknown>): string | number | null {
   return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
 }
 
-/**
- * Hands the request to a fresh SDK server and stateless transport, and copies the one JSON answer
- * back. The transport gets a request built by us, so a script's `Accept` never causes a 406.
- */
-export function serveMcp(deps: {
+/** What the endpoint sends back for one JSON-RPC message. */
+export interface McpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Everything a message is answered with: the tools, the views, the caller, the stores. */
+export interface McpRequestContext {
   catalog: ToolCatalog;
+  viewResources: ViewResources;
+  caller: Caller;
   services: Services;
   clock: () => Date;
-}): RequestHandler {
+}
+
+/**
+ * Answers `/mcp` once the caller is authenticated. `tools/call`, the request that carries nearly all
+ * the traffic, is answered directly (`answerToolCall`); every other message goes through the SDK's
+ * server (`answerWithSdk`), which owns the handshake and the listings.
+ */
+export function serveMcp(deps: Omit<McpRequestContext, 'caller'>): RequestHandler {
   return async (req: Request, res: Response) => {
     const state = requestState(res);
     if (state.principal === undefined) throw new Error('serveMcp mounted without authentication');
-    const server = createMcpServer({
-      catalog: deps.catalog,
+    const context: McpRequestContext = {
+      ...deps,
       caller: { ...state.principal, requestId: state.requestId, logger: state.logger },
-      services: deps.services,
-      clock: deps.clock,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      const headers = new Headers({ accept: TRANSPORT_ACCEPT, 'content-type': 'application/json' });
-      const version = req.get('mcp-protocol-version');
-      if (version !== undefined) headers.set('mcp-protocol-version', version);
-      const response = await transport.handleRequest(
-        new Request(`${deps.services.config.BASE_URL}/mcp`, { method: 'POST', headers }),
-        { parsedBody: withServedProtocolVersion(req.body) },
-      );
-      res.status(response.status);
-      response.headers.forEach((value, name) => {
-        res.setHeader(name, value);
-      });
-      res.end(await response.text());
-    } finally {
-      await server.close();
-    }
+    };
+    const message = req.body as Record<string, unknown>;
+    const answer =
+      message.method === 'tools/call' && Object.hasOwn(message, 'id')
+        ? await answerToolCall(message as unknown as ToolCallRequest, context)
+        : await answerWithSdk(message, context, req.get('mcp-protocol-version'));
+    res.status(answer.status).set(answer.headers).end(answer.body);
   };
+}
+
+/**
+ * Hands the message to a fresh SDK server and stateless transport, and returns its one JSON
+ * answer. The transport gets a request built by us, so a script's `Accept` never causes a 406.
+ */
+export async function answerWithSdk(
+  message: Record<string, unknown>,
+  context: McpRequestContext,
+  protocolVersion: string | undefined,
+): Promise<McpAnswer> {
+  const server = createMcpServer(context);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    const headers = new Headers({ accept: TRANSPORT_ACCEPT, 'content-type': 'application/json' });
+    if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion);
+    const response = await transport.handleRequest(
+      new Request(`${context.services.config.BASE_URL}/mcp`, { method: 'POST', headers }),
+      { parsedBody: withServedProtocolVersion(message) },
+    );
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: await response.text(),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A `tools/call` request as `requireWellFormedMessage` has let it through. */
+export interface ToolCallRequest {
+  id: string | number;
+  params: { name: string; arguments?: unknown };
+}
+
+/**
+ * `tools/call` answered without building an SDK server and transport for it, which cost more CPU
+ * than the rest of the call's own work: the message has already passed the SDK's own schema for
+ * it (`requireWellFormedMessage`), and the tool runs exactly as under the SDK (`callTool`). The
+ * answer is the one the SDK gives, byte for byte; test/integration/tool-call-answer.test.ts holds
+ * the two side by side.
+ */
+export async function answerToolCall(
+  message: ToolCallRequest,
+  context: McpRequestContext,
+): Promise<McpAnswer> {
+  const { id } = message;
+  try {
+    const result = await callTool(context, message.params);
+    return jsonRpcAnswer({ result, jsonrpc: '2.0', id });
+  } catch (error) {
+    // As the SDK answers a handler that throws: the error's own code if it has one, else -32603.
+    const { code, message: text, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+    return jsonRpcAnswer({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+        message: typeof text === 'string' && text !== '' ? text : 'Internal error',
+        ...(data !== undefined && { data }),
+      },
+    });
+  }
+}
+
+function jsonRpcAnswer(body: unknown): McpAnswer {
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type QuotaState, quotaExhausted, quotaState } from '../billing/quota-state.js';
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
 import {
   type ChargeRef,
@@ -42,8 +43,9 @@ export function createCallMeter(deps: {
   meteredQuota: QuotaKey | null;
   now: Date;
   logger: Logger;
+  metrics: Metrics;
 }): CallMeter {
-  const { store, accountId, limits, now, logger } = deps;
+  const { store, accountId, limits, now, logger, metrics } = deps;
   const held: HeldCharge[] = [];
   /** Store writes not yet settled: a refund must see what they granted, whenever the call fails. */
   const inFlight = new Set<Promise<unknown>>();
@@ -101,17 +103,19 @@ export function createCallMeter(deps: {
       }),
       (done) => done.granted,
     );
+    metrics.quotaCharged(quota, result.granted);
     if (result.granted === 0) throw quotaExhausted(quota, now);
     return { granted: result.granted, quota: quotaState(result.used, limit, now) };
   };
 
   /** Gives back what `charge` holds; when MongoDB cannot be reached, queues it. Never throws. */
   const refund = async (charge: HeldCharge) => {
+    const refunded = (units: number) => metrics.quotaRefunded(charge.quota, units);
     try {
-      await store.refundCharge(charge, charge.units);
+      refunded(await store.refundCharge(charge, charge.units));
     } catch (error) {
       if (error instanceof Unavailable) {
-        store.refundInBackground(charge, logger);
+        store.refundInBackground(charge, logger, refunded);
         return;
       }
       logger.error('could not refund a failed call', {
@@ -140,6 +144,7 @@ export function createCallMeter(deps: {
       // only the rest. Should this write fail without an answer, the refund reads the entry and
       // returns exactly what it still holds, whether or not the give-back landed.
       const used = await track(holding, store.giveBack(holding, unused), () => units - unused);
+      metrics.quotaRefunded(quota, unused);
       return quotaState(used, limits.daily_quotas[quota], now);
     },
     refundAll: async () => {

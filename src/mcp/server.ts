@@ -1,9 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
@@ -12,6 +16,7 @@ import type { Services } from '../services.js';
 import type { ToolCatalog } from './catalog.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { type Caller, runTool } from './run-tool.js';
+import type { ViewResources } from './view-resources.js';
 
 const SERVER_INFO = { name: 'hiring-leads', version: packageJson.version };
 
@@ -51,29 +56,48 @@ const CallToolRequestAsSentSchema = CallToolRequestSchema.extend({
 /**
  * A low-level SDK server for one HTTP request (stateless: nothing survives the request). The
  * low-level `Server` rather than `McpServer`, so that unknown tools are JSON-RPC -32602 and bad
- * arguments are our own `invalid_argument` results.
+ * arguments are our own `invalid_argument` results. Its resources are the tools' views (MCP Apps):
+ * reading one needs a credential like any request, but is no tool call, so it is neither metered
+ * nor rate-limited.
  */
 export function createMcpServer(deps: {
   catalog: ToolCatalog;
+  viewResources: ViewResources;
   caller: Caller;
   services: Services;
   clock: () => Date;
 }): Server {
   const server = new TasklessServer(SERVER_INFO, {
-    capabilities: { tools: {} },
+    // Announced whatever the client: a stateless server never sees whether this client shows views.
+    capabilities: { tools: {}, resources: {} },
     instructions: SERVER_INSTRUCTIONS,
     jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: deps.catalog.listing }));
-  server.setRequestHandler(CallToolRequestAsSentSchema, (request) => {
-    const tool = deps.catalog.byName.get(request.params.name);
-    if (tool === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Call tools/list for the tools this server offers.`,
-      );
-    }
-    return runTool(tool, request.params.arguments, deps.caller, deps.services, deps.clock);
-  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: deps.viewResources.listing }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    deps.viewResources.read(request.params.uri),
+  );
+  server.setRequestHandler(CallToolRequestAsSentSchema, (request) => callTool(deps, request.params));
   return server;
+}
+
+/**
+ * `tools/call`: the named tool run on the arguments exactly as sent. An unknown tool is the
+ * JSON-RPC error -32602, thrown as the SDK's `McpError`. Shared by the SDK server above and the
+ * endpoint's direct answer to `tools/call` (src/http/mcp-endpoint.ts).
+ */
+export function callTool(
+  deps: { catalog: ToolCatalog; caller: Caller; services: Services; clock: () => Date },
+  params: { name: string; arguments?: unknown },
+): Promise<CallToolResult> {
+  const tool = deps.catalog.byName.get(params.name);
+  if (tool === undefined) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${params.name}". Call tools/list for the tools this server offers.`,
+    );
+  }
+  return runTool(tool, params.arguments, deps.caller, deps.services, deps.clock);
 }

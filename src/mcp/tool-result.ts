@@ -6,7 +6,7 @@ import { isMongoOutage } from '../stores/mongo.js';
 
 /** Success: the object as `structuredContent`, and the same JSON as text for clients that read only text. */
 export function successResult(value: Record<string, unknown>): CallToolResult {
-  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /**
@@ -15,7 +15,7 @@ export function successResult(value: Record<string, unknown>): CallToolResult {
  */
 export function errorResult(error: DomainError): CallToolResult {
   const body = { error: { code: error.code, message: error.message, details: error.details } };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 
 /** Anything thrown during a call, as the error the caller will see; unexpected ones are logged with their stack. */

@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
 import { isScope, type Scope } from '../auth/scopes.js';
+import type { Freshness } from '../stores/fresh-cache.js';
 import { databaseBackend } from '../stores/mongo.js';
-import { artifactCollection, revokeArtifactsOfGrant } from './mongo-adapter.js';
+import { artifactCollection, forgetGrant, recentGrants, revokeArtifactsOfGrant } from './mongo-adapter.js';
 
 /**
  * Connected apps: the grants a person gave OAuth clients, for the account pages (src/pages/) to list
@@ -68,25 +69,37 @@ export async function revokeGrant(db: Db, input: { grantId: string; userId: stri
     artifactCollection(db, 'Grant').deleteOne({ _id: input.grantId, account_id: input.userId }),
   );
   if (removed.deletedCount !== 1) return false;
+  forgetGrant(db, input.grantId);
   await revokeArtifactsOfGrant(db, input.grantId);
   return true;
 }
 
 /**
- * Whether the grant an access token names is still there, for the person the token names. Read on
- * every `/mcp` request with a token, so a revoked grant stops its tokens at once on every process.
- * Records the use (at most once a minute per grant) without making the request wait for it.
+ * Whether the grant an access token names is still there, for the person the token names. Checked
+ * for every `/mcp` request with a token, on a copy at most `freshness.maxAgeMs` old, so a revoked
+ * grant stops its tokens within that time on every process. Records the use (at most once a minute
+ * per grant) without making the request wait for it.
  */
 export async function isGrantLive(
   db: Db,
-  input: { grantId: string; userId: string; now: Date; onTouchFailure: (error: unknown) => void },
+  input: {
+    grantId: string;
+    userId: string;
+    now: Date;
+    freshness: Freshness;
+    onTouchFailure: (error: unknown) => void;
+  },
 ): Promise<boolean> {
   const grants = artifactCollection(db, 'Grant');
-  const grant = await databaseBackend(() => grants.findOne({ _id: input.grantId }));
+  const grant = await recentGrants(db, input.freshness).get(input.grantId, () =>
+    databaseBackend(() => grants.findOne({ _id: input.grantId })),
+  );
   if (grant === null || grant.account_id !== input.userId) return false;
   if (grant.expires_at !== undefined && grant.expires_at <= input.now) return false;
   const lastUsed = grant.last_used_at?.getTime() ?? 0;
   if (input.now.getTime() - lastUsed >= GRANT_LAST_USED_RESOLUTION_MS) {
+    // The cached copy learns it too, or every call until the next read would write again.
+    grant.last_used_at = input.now;
     grants
       .updateOne({ _id: input.grantId }, { $set: { last_used_at: input.now } })
       .catch(input.onTouchFailure);

@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { FreshCache, type Freshness } from '../stores/fresh-cache.js';
 import { databaseBackend } from '../stores/mongo.js';
 
 /**
@@ -34,6 +35,25 @@ const GRANTABLE_MODELS = [
 
 export function artifactCollection(db: Db, modelName: string): Collection<StoredArtifact> {
   return db.collection<StoredArtifact>(`oauth_${modelName.toLowerCase()}`);
+}
+
+/**
+ * Grants as `/mcp` reads them for every call with an access token, per database connection (one per
+ * server process; see `FreshCache`). Whatever this process deletes a grant through forgets its copy.
+ */
+const recentGrantsByDb = new WeakMap<Db, FreshCache<StoredArtifact>>();
+
+export function recentGrants(db: Db, freshness: Freshness): FreshCache<StoredArtifact> {
+  let cache = recentGrantsByDb.get(db);
+  if (cache === undefined) {
+    cache = new FreshCache(freshness);
+    recentGrantsByDb.set(db, cache);
+  }
+  return cache;
+}
+
+export function forgetGrant(db: Db, grantId: string): void {
+  recentGrantsByDb.get(db)?.forget(grantId);
 }
 
 /** The models whose collections get indexes at start-up: those this server actually uses. */
@@ -115,6 +135,7 @@ export function mongoAdapter(
 
     async destroy(id: string): Promise<void> {
       await adapterCall(() => this.collection.deleteOne({ _id: id }));
+      if (this.modelName === 'Grant') forgetGrant(db, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

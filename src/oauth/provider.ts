@@ -17,6 +17,7 @@ import { addressBucket } from '../domain/client-address.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
+import type { Freshness } from '../stores/fresh-cache.js';
 import { databaseBackend } from '../stores/mongo.js';
 import { applyClientRules, RESPONSE_MODES, RULED_CLIENT_PROPERTIES } from './client-rules.js';
 import { isGrantLive } from './grants.js';
@@ -178,7 +179,8 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
   return {
     provider,
     router: oauthRouter(provider),
-    verifyAccessToken: (token) => verifyAccessToken({ db, keys: publicJwks, issuer, token, logger }),
+    verifyAccessToken: (token) =>
+      verifyAccessToken({ db, keys: publicJwks, issuer, token, logger, freshness: services.freshness }),
   };
 }
 
@@ -277,6 +279,7 @@ async function verifyAccessToken(input: {
   issuer: string;
   token: string;
   logger: Logger;
+  freshness: Freshness;
 }): Promise<AccessTokenCheck> {
   const check = await verifyAccessTokenJwt({ keys: input.keys, baseUrl: input.issuer }, input.token);
   if (!check.valid) return check;
@@ -284,6 +287,7 @@ async function verifyAccessToken(input: {
     grantId: check.claims.grantId,
     userId: check.claims.userId,
     now: new Date(),
+    freshness: input.freshness,
     onTouchFailure: (error) => input.logger.warn("could not record a grant's last use", { error }),
   });
   if (!live) return { valid: false, reason: 'The access token was revoked: its grant no longer exists.' };

@@ -10,6 +10,7 @@ import {
   type QuotaLimit,
   type SubscriptionStatus,
 } from '../plans.js';
+import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
 import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 export interface Account extends AccountPlanFields {
@@ -39,9 +40,12 @@ const COLLECTION = 'accounts';
 
 export class AccountsStore {
   private readonly accounts: Collection<Account>;
+  /** Accounts as `/mcp` reads them on every call: plan, status, limits (see `FreshCache`). */
+  private readonly recent: FreshCache<Account>;
 
-  constructor(db: Db) {
+  constructor(db: Db, freshness: Freshness = NOT_CACHED) {
     this.accounts = db.collection<Account>(COLLECTION);
+    this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -82,6 +86,11 @@ export class AccountsStore {
     return databaseBackend(() => this.accounts.findOne({ _id: accountId }));
   }
 
+  /** `findById` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
+  async findByIdRecent(accountId: string): Promise<Account | null> {
+    return this.recent.get(accountId, () => this.findById(accountId));
+  }
+
   async findByEmail(email: string): Promise<Account | null> {
     return databaseBackend(() => this.accounts.findOne({ email: email.trim().toLowerCase() }));
   }
@@ -92,13 +101,16 @@ export class AccountsStore {
     const overrideChanges = Object.fromEntries(
       Object.entries(quota_overrides ?? {}).map(([quota, limit]) => [`quota_overrides.${quota}`, limit]),
     );
-    return databaseBackend(() =>
+    const updated = await databaseBackend(() =>
       this.accounts.findOneAndUpdate(
         { _id: accountId },
         { $set: { ...plainChanges, ...overrideChanges, updated_at: now } },
         { returnDocument: 'after' },
       ),
     );
+    // After the write, so that no read from before it is kept.
+    this.recent.forget(accountId);
+    return updated;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key-format.js';
 import { randomBase62 } from '../auth/random.js';
 import type { Scope } from '../auth/scopes.js';
+import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
 import { databaseBackend } from './mongo.js';
 
 /** The key itself is never stored: only its SHA-256 and a short prefix to recognise it by. */
@@ -22,9 +23,12 @@ const LAST_USED_PRECISION_MS = 60_000;
 
 export class ApiKeysStore {
   private readonly keys: Collection<ApiKeyRecord>;
+  /** Keys by hash, as `/mcp` checks them on every call (see `FreshCache`). */
+  private readonly recent: FreshCache<ApiKeyRecord>;
 
-  constructor(db: Db) {
+  constructor(db: Db, freshness: Freshness = NOT_CACHED) {
     this.keys = db.collection<ApiKeyRecord>(COLLECTION);
+    this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -59,6 +63,12 @@ export class ApiKeysStore {
     return databaseBackend(() => this.keys.findOne({ hash: hashApiKey(key) }));
   }
 
+  /** `findByKey` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
+  async findByKeyRecent(key: string): Promise<ApiKeyRecord | null> {
+    const hash = hashApiKey(key);
+    return this.recent.get(hash, () => databaseBackend(() => this.keys.findOne({ hash })));
+  }
+
   /** The account's keys, newest first, revoked ones included. */
   async listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
     return databaseBackend(() =>
@@ -74,6 +84,8 @@ export class ApiKeysStore {
     const key = { _id: keyId, ...(accountId !== undefined && { account_id: accountId }) };
     return databaseBackend(async () => {
       const result = await this.keys.updateOne({ ...key, revoked_at: null }, { $set: { revoked_at: now } });
+      // After the write, so that no read from before it is kept.
+      this.recent.forgetWhere((_hash, record) => record._id === keyId);
       return result.matchedCount === 1 || (await this.keys.countDocuments(key)) === 1;
     });
   }

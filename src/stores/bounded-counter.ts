@@ -134,12 +134,18 @@ export async function addUnbounded(
   fieldsOnCreate: CounterFields,
   entry?: JournalEntry,
 ): Promise<number> {
-  await createIfMissing(counters, id, fieldsOnCreate);
-  const updated = await counters.findOneAndUpdate(
-    { _id: id },
-    { $inc: { used: amount }, ...recordOf(entry, amount) },
-    { returnDocument: 'after', projection: { used: 1 } },
-  );
+  const add = () =>
+    counters.findOneAndUpdate(
+      { _id: id },
+      { $inc: { used: amount }, ...recordOf(entry, amount) },
+      { returnDocument: 'after', projection: { used: 1 } },
+    );
+  // One round trip once the counter exists; the day's first addition creates it and tries again.
+  let updated = await add();
+  if (updated === null) {
+    await createIfMissing(counters, id, fieldsOnCreate);
+    updated = await add();
+  }
   return updated?.used ?? amount;
 }
 

@@ -15,15 +15,18 @@ export interface MongoHandle {
 }
 
 export async function connectMongo(
-  settings: Pick<Config, 'MONGODB_URI' | 'MONGODB_DB' | 'BACKEND_TIMEOUT_MS'>,
+  settings: Pick<Config, 'MONGODB_URI' | 'MONGODB_DB' | 'BACKEND_TIMEOUT_MS' | 'METRICS_PORT'>,
 ): Promise<MongoHandle> {
   const client = new MongoClient(settings.MONGODB_URI, {
     serverSelectionTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     connectTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     socketTimeoutMS: settings.BACKEND_TIMEOUT_MS,
-    // Retrying a conditional update could apply it twice if the first reply was lost; our
-    // charging code decides itself what is safe to repeat.
-    retryWrites: false,
+    // Retryable writes stay on (the driver's default): on a replica set, MongoDB recognises a retried
+    // write by its session and applies it at most once, so a conditional charge cannot land twice.
+    // A standalone server gets no retries; the charging code copes with unknown outcomes itself.
+    // Command events feed the MongoDB metrics (src/stores/backend-metrics.ts). The driver's events
+    // cost some CPU on every command, so only a process that serves its metrics asks for them.
+    monitorCommands: settings.METRICS_PORT !== undefined,
   });
   boundOperationsBy(settings.BACKEND_TIMEOUT_MS);
   await client.connect().catch(() => undefined);

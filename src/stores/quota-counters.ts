@@ -127,11 +127,12 @@ export class QuotaCountersStore {
    * that could not reach it). Safe however often it runs, thanks to the journal. The queue lives
    * in this process: if the process dies first, the refund is lost, as `queued a quota refund` in
    * the log says (docs/search-semantics.md, Metering, explains why that is acceptable).
+   * `onRefunded` learns the units given back once the retry lands.
    */
-  refundInBackground(charge: ChargeRef, logger: Logger): void {
+  refundInBackground(charge: ChargeRef, logger: Logger, onRefunded: (units: number) => void): void {
     this.refundRetries.add({
       run: async () => {
-        await this.refundCharge(charge, null);
+        onRefunded(await this.refundCharge(charge, null));
       },
       logger,
       fields: { counter_id: charge.counterId, charge_id: charge.chargeId },

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { hashPassword, passwordMatches } from '../auth/password.js';
 import { randomBase62 } from '../auth/random.js';
 import { InvalidArgument } from '../errors.js';
+import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
 import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 export const USER_STATUSES = ['active', 'suspended'] as const;
@@ -33,9 +34,12 @@ function normalizedEmail(email: string): string {
 
 export class UsersStore {
   private readonly users: Collection<User>;
+  /** Users as `/mcp` reads them for every call with an access token (see `FreshCache`). */
+  private readonly recent: FreshCache<User>;
 
-  constructor(db: Db) {
+  constructor(db: Db, freshness: Freshness = NOT_CACHED) {
     this.users = db.collection<User>(COLLECTION);
+    this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
@@ -70,6 +74,11 @@ export class UsersStore {
     return databaseBackend(() => this.users.findOne({ _id: userId }));
   }
 
+  /** `findById` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
+  async findByIdRecent(userId: string): Promise<User | null> {
+    return this.recent.get(userId, () => this.findById(userId));
+  }
+
   async findByEmail(email: string): Promise<User | null> {
     return databaseBackend(() => this.users.findOne({ email: normalizedEmail(email) }));
   }
@@ -99,18 +108,22 @@ export class UsersStore {
 
   /** Returns the user as it now is, or `null` for an unknown user. */
   async setStatus(userId: string, status: UserStatus, now: Date): Promise<User | null> {
-    return databaseBackend(() =>
+    const updated = await databaseBackend(() =>
       this.users.findOneAndUpdate(
         { _id: userId },
         { $set: { status, updated_at: now } },
         { returnDocument: 'after' },
       ),
     );
+    // After the write, so that no read from before it is kept.
+    this.recent.forget(userId);
+    return updated;
   }
 
   /** Returns false when no such user exists. */
   async delete(userId: string): Promise<boolean> {
     const result = await databaseBackend(() => this.users.deleteOne({ _id: userId }));
+    this.recent.forget(userId);
     return result.deletedCount === 1;
   }
 }

@@ -23,6 +23,19 @@ export const READ_ONLY_TOOL: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/**
+ * An MCP App: a page that hosts able to show one display beside the tool's results (docs/protocol.md,
+ * "Resources"). Its document is built from `views/<name>/` into `dist/views/<name>.html`.
+ */
+export interface ToolView {
+  /** The resource `_meta.ui.resourceUri` names in `tools/list`. */
+  uri: `ui://${string}`;
+  /** The folder under `views/`, and the document's file name under `dist/views/` without `.html`. */
+  name: string;
+  title: string;
+  description: string;
+}
+
 /** `paid`: needs a paid plan with an active or trialing subscription. `always`: answers every account. */
 export type ToolAccess = 'paid' | 'always';
 
@@ -88,6 +101,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output exte
   access: ToolAccess;
   /** The daily quota this tool charges, or `null` when it is not metered; the meter refuses any other. */
   meters: QuotaKey | null;
+  /** The interactive view of its results, for hosts that show MCP Apps; most tools have none. */
+  view?: ToolView;
   // Method syntax on purpose: tools with different schemas must fit in one `AnyToolDefinition[]`.
   handler(args: z.output<Input>, context: ToolContext): Promise<ToolResult<z.input<Output>>>;
 }

@@ -29,6 +29,7 @@ export const enrichLead = defineTool({
         accounts: services.accounts,
         unlocks: services.unlocks,
         quotaCounters: services.quotaCounters,
+        metrics: services.metrics,
         logger,
       },
       { account, limits, lead, now },

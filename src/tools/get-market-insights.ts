@@ -18,6 +18,13 @@ export const getMarketInsights = defineTool({
   scope: 'insights:read',
   access: 'paid',
   meters: 'insight_queries',
+  view: {
+    uri: 'ui://market-insights/view.html',
+    name: 'market-insights',
+    title: 'Market insights chart',
+    description:
+      'An interactive chart and table of a get_market_insights result, with controls to regroup it (each change is one more insight query).',
+  },
   async handler(args, { meter, now, services }) {
     // Built first, so that a bad filter is refused before anything is charged; charged before
     // the search, so that with nothing left the call is refused without one.

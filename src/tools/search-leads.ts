@@ -40,11 +40,13 @@ export const searchLeads = defineTool({
     );
     const hits = response.hits.hits;
     const unused = reserved.granted - hits.length;
-    const quota = unused > 0 ? await meter.refundUnused('lead_explores', unused) : reserved.quota;
-    const unlocked = await services.unlocks.unlockedAmong(
-      account._id,
-      hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
-    );
+    const [quota, unlocked] = await Promise.all([
+      unused > 0 ? meter.refundUnused('lead_explores', unused) : reserved.quota,
+      services.unlocks.unlockedAmong(
+        account._id,
+        hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
+      ),
+    ]);
     const total = totalHits(response.hits.total);
     const moreExist = plan.position.served + hits.length < total;
     const page = finishPage(search, plan, { returned: hits.length, moreExist, lastSort: hits.at(-1)?.sort });

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { z } from 'zod';
 import { type ExpectedAnswer, JSON_RPC } from './envelopes.js';
 import type { HttpAnswer, HttpRequest } from './http-client.js';
 import { abbreviate } from './json-text.js';
@@ -125,8 +126,15 @@ export interface ToolError {
  * A tool result as docs/results-and-errors.md shapes it: success with `structuredContent` and the
  * same JSON as text, or `isError` with one text item holding `{ error: { code, message, details } }`,
  * whose code is a documented one and never `internal` (a tool failing on client input is a bug).
+ * With the tool's `outputSchema`, a success must be exactly what the schema accepts: the server does
+ * not parse its own results, so this is what holds them to the schema.
  */
-export function checkToolResult(request: HttpRequest, answer: HttpAnswer, result: unknown): ToolError | null {
+export function checkToolResult(
+  request: HttpRequest,
+  answer: HttpAnswer,
+  result: unknown,
+  outputSchema?: z.ZodType,
+): ToolError | null {
   const fail = (problem: string) => new FuzzFailure(problem, request, answer);
   const { isError, content, structuredContent } = result as {
     isError?: unknown;
@@ -142,6 +150,11 @@ export function checkToolResult(request: HttpRequest, answer: HttpAnswer, result
       throw fail('success without structuredContent');
     if (!isDeepStrictEqual(JSON.parse(text), structuredContent))
       throw fail('the text differs from structuredContent');
+    const accepted = outputSchema?.safeParse(structuredContent);
+    if (accepted !== undefined && !(accepted.success && isDeepStrictEqual(accepted.data, structuredContent)))
+      throw fail(
+        `structuredContent is not exactly what the output schema accepts: ${accepted.error?.message}`,
+      );
     return null;
   }
   if (structuredContent !== undefined) throw fail('an error result must not carry structuredContent');

@@ -24,18 +24,28 @@ export interface ServerProcess {
   errorLog(): { count: number; lines: string[] };
   /** Its last lines of output, for a failure message. */
   recentOutput(): string;
+  /** Everything it has written to stdout and stderr so far: its whole log once it has exited. */
+  output(): string;
   stop(): Promise<void>;
 }
 
 /**
- * The real server as its own process (`node --import tsx src/main.ts`), as `npm start` runs it,
- * on a free loopback port. `env` holds the backends of the test run; the server logs at `warn`,
- * so anything it logs is a finding worth reading.
+ * The real server as its own process, from the sources (`node --import tsx src/main.ts`, as
+ * `npm run start:stack` runs it) unless `command` gives node's arguments and folder (the compiled
+ * server of an image), on a free loopback port. `env` holds the backends of the test run; the
+ * server logs at `warn`, so anything it logs is a finding worth reading.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  command: { nodeArguments: readonly string[]; cwd: string } = {
+    nodeArguments: ['--import', 'tsx', 'src/main.ts'],
+    cwd: process.cwd(),
+  },
+): Promise<ServerProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, command.nodeArguments, {
+    cwd: command.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Not process.env: vitest adds Vite's BASE_URL ("/"), and the server must see only its own settings.
     env: {
@@ -51,9 +61,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     },
   });
   const output: string[] = [];
+  const everything: Buffer[] = [];
   const errors: string[] = [];
   let errorCount = 0;
   const collect = (chunk: Buffer) => {
+    everything.push(chunk);
     for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
       output.push(line);
       if (output.length > 50) output.shift();
@@ -78,6 +90,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     exited,
     errorLog: () => ({ count: errorCount, lines: [...errors] }),
     recentOutput: () => output.join('\n'),
+    output: () => Buffer.concat(everything).toString('utf8'),
     stop: async () => {
       client.close();
       if (!server.alive()) return;

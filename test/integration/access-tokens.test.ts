@@ -9,7 +9,12 @@ import { tools } from '../../src/tools/registry.js';
 import { accessTokenFor, createUser, signedInUser } from '../support/access-tokens.js';
 import { testEnv } from '../support/backends.js';
 import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
-import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
+import {
+  createAccountWithKey,
+  manualCacheClock,
+  startTestServer,
+  type TestServer,
+} from '../support/test-server.js';
 
 /** The default SERVER_SECRET of earlier versions: public, so anyone could sign with it. */
 const PUBLISHED_DEVELOPMENT_SECRET = 'dev-only-secret-change-me-in-production';
@@ -35,10 +40,18 @@ describe('access tokens', () => {
   let server: TestServer;
   /** A second process over the same database, as behind a load balancer. */
   let otherServer: TestServer;
+  /** Lets the second process's cached users and grants age past IDENTITY_CACHE_MS. */
+  const otherServerCache = manualCacheClock();
 
   beforeAll(async () => {
-    [server, otherServer] = await Promise.all([startTestServer({ tools }), startTestServer({ tools })]);
+    [server, otherServer] = await Promise.all([
+      startTestServer({ tools }),
+      startTestServer({ tools, cacheClock: otherServerCache.now }),
+    ]);
   });
+
+  /** Whatever the other process cached is now older than the freshness window. */
+  const ageOtherServerCache = () => otherServerCache.advance(otherServer.config.IDENTITY_CACHE_MS);
 
   afterAll(async () => {
     await Promise.all([server?.close(), otherServer?.close()]);
@@ -148,7 +161,7 @@ describe('access tokens', () => {
       await expectRefused(server, token, 'The user of this access token does not exist.');
     });
 
-    it('a suspended user is refused at once by every server process, and accepted again once reactivated', async () => {
+    it('a suspended user is refused at once by the process that suspended them and within IDENTITY_CACHE_MS by every other, and accepted again once reactivated', async () => {
       const { account } = await createAccountWithKey(server.services);
       const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
       expect((await usage(server, token)).status).toBe(200);
@@ -156,18 +169,21 @@ describe('access tokens', () => {
 
       await server.services.users.setStatus(user._id, 'suspended', new Date());
       await expectRefused(server, token, 'The user of this access token is suspended.');
+      // Within the window the other process may still use its copy; past it, never.
+      ageOtherServerCache();
       await expectRefused(otherServer, token, 'The user of this access token is suspended.');
 
       await otherServer.services.users.setStatus(user._id, 'active', new Date());
-      expect((await usage(server, token)).status).toBe(200);
+      expect((await usage(otherServer, token)).status).toBe(200);
     });
 
-    it('a deleted user is refused at once by every server process', async () => {
+    it('a deleted user is refused at once by the process that deleted them and within IDENTITY_CACHE_MS by every other', async () => {
       const { account } = await createAccountWithKey(server.services);
       const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
       expect((await usage(otherServer, token)).status).toBe(200);
       await server.services.users.delete(user._id);
       await expectRefused(server, token, 'The user of this access token does not exist.');
+      ageOtherServerCache();
       await expectRefused(otherServer, token, 'The user of this access token does not exist.');
     });
 
@@ -192,15 +208,18 @@ describe('access tokens', () => {
   });
 
   describe('the grant named by the token', () => {
-    it('a revoked grant is refused at once by every server process', async () => {
+    it('a revoked grant is refused at once by the process that revoked it and within IDENTITY_CACHE_MS by every other', async () => {
       const { account } = await createAccountWithKey(server.services);
       const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
+      expect((await usage(server, token)).status).toBe(200);
+      expect((await usage(otherServer, token)).status).toBe(200);
       const [app] = await listGrants(server.services.mongo.db, user._id);
       expect(
         await revokeGrant(server.services.mongo.db, { grantId: app?.grantId ?? '', userId: user._id }),
       ).toBe(true);
       const revoked = 'The access token was revoked: its grant no longer exists.';
       await expectRefused(server, token, revoked);
+      ageOtherServerCache();
       await expectRefused(otherServer, token, revoked);
     });
 

@@ -10,6 +10,7 @@ import { QUOTA_KEYS } from '../../src/plans.js';
 import { createServices } from '../../src/services.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
+import { tools as toolDefinitions } from '../../src/tools/registry.js';
 import { fuzzCharacter, hostileString } from '../fuzz/arbitraries.js';
 import {
   checkJsonRpcAnswer,
@@ -217,6 +218,9 @@ const isOversize = (request: HttpRequest) => (request.body?.length ?? 0) > MAX_B
  * body over the limit) and, when the call was refused, usage exactly as before it. `error` is
  * `undefined` for an oversize body, `null` for a success.
  */
+/** The output schemas that successful results must match exactly. */
+const toolsByName = new Map(toolDefinitions.map((tool) => [tool.name, tool]));
+
 async function callMetered(
   name: string,
   args: FuzzJson,
@@ -234,7 +238,7 @@ async function callMetered(
     const result = checkJsonRpcAnswer(request, answer, [
       { kind: 'result', id: call.id, method: 'tools/call' },
     ]);
-    error = checkToolResult(request, answer, result);
+    error = checkToolResult(request, answer, result, toolsByName.get(name)?.outputSchema);
   }
   const after = await readUsage(meteredKey);
   meteredUsage = after;

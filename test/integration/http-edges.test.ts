@@ -212,7 +212,7 @@ describe('params of the served methods', () => {
       params: { name: 'echo', arguments: { text: 'ok' }, _meta: { progressToken: 'p1' } },
     });
     expect(call.json).toMatchObject({ result: { structuredContent: { echoed: 'ok' } } });
-    const unknownMethod = await send({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} });
+    const unknownMethod = await send({ jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} });
     expect(unknownMethod.json).toMatchObject({ id: 2, error: { code: -32601 } });
     const notification = await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(notification.status).toBe(202);

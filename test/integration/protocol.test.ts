@@ -164,7 +164,7 @@ describe('the MCP endpoint', () => {
     it('answers an unknown method with -32601', async () => {
       const answer = await postRaw(
         server.url,
-        { jsonrpc: '2.0', id: 7, method: 'resources/list' },
+        { jsonrpc: '2.0', id: 7, method: 'prompts/list' },
         { token: key },
       );
       expect(answer.json).toMatchObject({ id: 7, error: { code: -32601 } });

@@ -5,13 +5,14 @@ import { OAUTH_ROUTES } from '../../src/oauth/routes.js';
 import type { Services } from '../../src/services.js';
 import type { User } from '../../src/stores/users.js';
 import { registeredClient } from './oauth-flow.js';
+import { PERSON_PASSWORD } from './person-password.js';
 import type { TestServer } from './test-server.js';
 
 /** A new active user of `accountId`; access tokens are accepted only for users that exist. */
 export function createUser(services: Services, accountId: string): Promise<User> {
   return services.users.create({
     email: `person-${randomUUID()}@example.test`,
-    password: 'correct horse battery staple',
+    password: PERSON_PASSWORD,
     accountId,
     now: new Date(),
   });

@@ -234,13 +234,18 @@ export function refreshAsPublicClient(
 
 export function revokeToken(
   server: AuthorizationServerMetadata,
-  fields: { clientId: string; token: string; tokenTypeHint?: string },
+  fields: { clientId: string; token: string; tokenTypeHint?: string; clientAuth?: ClientSecretAuth },
 ): Promise<RawAnswer> {
   if (server.revocation_endpoint === undefined) throw new Error('No revocation_endpoint advertised');
-  return postClientForm(server.revocation_endpoint, fields.clientId, {
-    token: fields.token,
-    ...(fields.tokenTypeHint !== undefined && { token_type_hint: fields.tokenTypeHint }),
-  });
+  return postClientForm(
+    server.revocation_endpoint,
+    fields.clientId,
+    {
+      token: fields.token,
+      ...(fields.tokenTypeHint !== undefined && { token_type_hint: fields.tokenTypeHint }),
+    },
+    fields.clientAuth,
+  );
 }
 
 /** A token answer that must be a success. */

@@ -7,6 +7,7 @@ import type { User } from '../../src/stores/users.js';
 import { tools } from '../../src/tools/registry.js';
 import type { Person } from './browser.js';
 import { listenOnLoopback } from './local-listener.js';
+import { PERSON_PASSWORD } from './person-password.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /**
@@ -43,7 +44,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export const PERSON_PASSWORD = 'correct horse battery staple';
+export { PERSON_PASSWORD };
 
 /** A person with a user of a new account, who signs in with `person`. */
 export async function createPerson(

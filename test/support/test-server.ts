@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import type { Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import { startHttpServer } from '../../src/http/http-server.js';
+import { startMetricsListener } from '../../src/http/metrics-listener.js';
 import type { Logger } from '../../src/logger.js';
 import { createOAuthProvider, type OAuthServer } from '../../src/oauth/provider.js';
 import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
@@ -12,6 +13,21 @@ import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
 import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
 import { testConfig } from './backends.js';
+import { runLog } from './run-log.js';
+
+/**
+ * A monotonic clock that moves only when told: a test lets a server's cached identities age past
+ * IDENTITY_CACHE_MS without waiting for it.
+ */
+export function manualCacheClock(): { now: () => number; advance: (ms: number) => void } {
+  let now = 0;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
 
 /**
  * The public address the test servers claim; clients reach them on 127.0.0.1 all the same, a
@@ -28,6 +44,8 @@ export interface TestServer {
   config: Config;
   /** The authorization server, for tests that issue tokens through its own models. */
   oauth: OAuthServer;
+  /** With `metrics: true`: where its metrics listener serves `GET /metrics`, and the address it bound. */
+  metrics?: { url: string; boundAddress: string };
   close(): Promise<void>;
 }
 
@@ -36,18 +54,32 @@ export async function startTestServer(options: {
   tools: readonly AnyToolDefinition[];
   config?: Record<string, string>;
   clock?: () => Date;
-  /** Where the server logs; nowhere by default. */
+  /** The identity caches' and rate-limit leases' monotonic clock (see `manualCacheClock`). */
+  cacheClock?: () => number;
+  /** Where the server logs; the run's log file by default (`runLog`). */
   logger?: Logger;
+  /** Serves its metrics as METRICS_PORT makes a server do, on a free port of METRICS_HOST. */
+  metrics?: boolean;
   /** The port to listen on; a free one by default. */
   port?: number;
   /** How the authorization server fetches client metadata documents (with NODE_ENV=development). */
   fetch?: typeof globalThis.fetch;
 }): Promise<TestServer> {
-  const config = testConfig({ BASE_URL: TEST_BASE_URL, ALLOWED_HOSTS: '127.0.0.1', ...options.config });
+  const config = testConfig({
+    BASE_URL: TEST_BASE_URL,
+    ALLOWED_HOSTS: '127.0.0.1',
+    ...(options.metrics && { METRICS_PORT: '0' }),
+    ...options.config,
+  });
   const mongo = await connectMongo(config);
-  const services = createServices({ config, elasticsearch: createElasticsearchClient(config), mongo });
+  const services = createServices({
+    config,
+    elasticsearch: createElasticsearchClient(config),
+    mongo,
+    ...(options.cacheClock && { cacheClock: options.cacheClock }),
+  });
   await ensureIndexes(services).catch(() => undefined);
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? runLog();
   const oauth = await createOAuthProvider({
     services,
     config,
@@ -63,23 +95,37 @@ export async function startTestServer(options: {
   });
   const server = await startHttpServer(app, { ...config, PORT: options.port ?? 0, HOST: '127.0.0.1' });
   const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const metricsListener =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsListener(services.metrics, config, config.METRICS_PORT);
+  const metricsAddress = metricsListener?.address() as AddressInfo | undefined;
+  const listeners = metricsListener === undefined ? [server] : [server, metricsListener];
   return {
     url: `${root}/mcp`,
     root,
     services,
     config,
     oauth,
+    ...(metricsAddress && {
+      metrics: {
+        url: `http://${config.METRICS_HOST}:${metricsAddress.port}/metrics`,
+        boundAddress: metricsAddress.address,
+      },
+    }),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const listener of listeners) listener.closeAllConnections();
+      await Promise.all(
+        listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
+      );
       await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
     },
   };
 }
 
 /**
- * Test servers log nowhere. They must not use the root logger at all: vitest sets
- * `process.env.BASE_URL` to "/", which `config()` (read by the root logger) rejects.
+ * A logger that drops everything, for code under test outside any server. Test servers never use
+ * the root logger: it reads its level from the test process's own environment.
  */
 export const silentLogger: Logger = {
   debug: () => {},

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * longest path prefix that names it.
  */
 const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
-  { name: 'foundation', paths: ['src/errors.ts', 'src/config.ts', 'src/logger.ts'] },
+  { name: 'foundation', paths: ['src/errors.ts', 'src/config.ts', 'src/logger.ts', 'src/metrics.ts'] },
   { name: 'domain', paths: ['src/domain/', 'src/reference/', 'src/plans.ts'] },
   { name: 'auth', paths: ['src/auth/'] },
   { name: 'schemas', paths: ['src/schemas/'] },

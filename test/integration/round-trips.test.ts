@@ -1,0 +1,106 @@
+import type { CommandStartedEvent } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tools } from '../../src/tools/registry.js';
+import { callToolRaw } from '../support/mcp-client.js';
+import { SEEDED_NOW } from '../support/seeded-data.js';
+import {
+  createAccountWithKey,
+  manualCacheClock,
+  startTestServer,
+  type TestServer,
+} from '../support/test-server.js';
+
+/**
+ * What a call costs in MongoDB round trips, counted from the driver's own command events on the
+ * server's client (docs/performance.md, "MongoDB round trips per call"). The server's clocks are
+ * stopped, so nothing ages between calls: the counts are those of calls made within one second of
+ * each other, by a process whose caches and rate-limit lease are warm.
+ */
+
+/** The driver's own traffic, not the call's: connection handshakes and liveness checks. */
+const DRIVER_COMMANDS = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions', 'saslStart']);
+
+describe('MongoDB round trips per call on the hot path', () => {
+  let server: TestServer;
+  let key: string;
+  let leadId: string;
+  let companyId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      tools,
+      clock: () => SEEDED_NOW,
+      cacheClock: manualCacheClock().now,
+      // A metrics port is what turns on the driver's command events, which this test counts.
+      config: { METRICS_PORT: '0' },
+    });
+    expect(server.services.mongo.client.options.monitorCommands).toBe(true);
+    ({ key } = await createAccountWithKey(server.services, { plan: 'scale', callsPerMinute: 100_000 }));
+    const page = (await callToolRaw(server.url, key, 'search_leads', { page_size: 25 }))
+      .structuredContent as {
+      leads: { id: string; company: { id: string | null } }[];
+    };
+    const profiled = page.leads.find((lead) => lead.company.id !== null);
+    leadId = profiled?.id ?? '';
+    companyId = profiled?.company.id ?? '';
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** The commands the server sent MongoDB while `call` ran, as "name collection". */
+  async function commandsDuring(call: () => Promise<unknown>): Promise<string[]> {
+    const sent: string[] = [];
+    const record = (event: CommandStartedEvent) => {
+      if (DRIVER_COMMANDS.has(event.commandName)) return;
+      sent.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+    };
+    const { client } = server.services.mongo;
+    client.on('commandStarted', record);
+    try {
+      await call();
+    } finally {
+      client.off('commandStarted', record);
+    }
+    return sent;
+  }
+
+  /** The commands of one call made after an identical one has warmed everything up. */
+  async function warmCallCommands(name: string, args: Record<string, unknown>): Promise<string[]> {
+    const call = async () => {
+      const result = await callToolRaw(server.url, key, name, args);
+      expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    };
+    await call();
+    return commandsDuring(call);
+  }
+
+  const metered: [string, () => Record<string, unknown>, string[]][] = [
+    ['search_leads', () => ({ page_size: 10 }), ['findAndModify quota_counters', 'find unlocks']],
+    ['search_companies', () => ({ page_size: 5 }), ['findAndModify quota_counters']],
+    ['get_market_insights', () => ({ group_by: 'city' }), ['findAndModify quota_counters']],
+    ['get_lead', () => ({ lead_id: leadId }), ['findAndModify quota_counters', 'find unlocks']],
+    ['get_company', () => ({ company_id: companyId }), ['findAndModify quota_counters', 'find unlocks']],
+  ];
+
+  it.each(
+    metered,
+  )('%s: at most two, the charge and, where the result shows leads, the unlock lookup', async (name, args, expected) => {
+    const commands = await warmCallCommands(name, args());
+    expect(commands.length).toBeLessThanOrEqual(2);
+    expect(commands.sort()).toEqual([...expected].sort());
+  });
+
+  it.each([
+    ['search_signals', {}],
+    ['get_filter_options', {}],
+  ])('%s, unmetered: none at all', async (name, args) => {
+    expect(await warmCallCommands(name, args)).toEqual([]);
+  });
+
+  it('an empty page looks up no unlocks; giving back its reservation is the second round trip', async () => {
+    const commands = await warmCallCommands('search_leads', { title: 'zqxjwv' });
+    expect(commands).toEqual(['findAndModify quota_counters', 'findAndModify quota_counters']);
+  });
+});
