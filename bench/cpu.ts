@@ -1,6 +1,6 @@
 /**
  * CPU milliseconds per call for each process on the path of a call: our servers, Elasticsearch,
- * the MongoDB-wire server, and the benchmark itself (load generator and MongoDB forwarder).
+ * the MongoDB-wire server, and the benchmark itself (the load generator).
  */
 import { elasticsearchPaths, runningElasticsearchPid } from '../scripts/stack/elasticsearch-local.js';
 import { mongoPaths, runningMongoPid } from '../scripts/stack/mongo-local.js';

@@ -1,74 +1,29 @@
 /**
- * Counts the MongoDB commands our server sends, from outside it: the server runs in its own
- * process, and mongo-java-server's serverStatus has no opcounters. The benchmark's servers reach
- * MongoDB through this forwarder, which passes every byte on at once and reads the command name
- * of each client message as it goes by.
+ * Counts the MongoDB commands our servers send, as each server's driver reports them: the
+ * benchmark starts every server with a metrics listener, which turns on the driver's command
+ * events, and reads `hiring_leads_mongodb_command_duration_seconds_count` by command before and
+ * after a run. Nothing sits between the servers and MongoDB, so the count costs the `/mcp` path no
+ * extra hop (the same events `test/integration/round-trips.test.ts` counts).
  */
-import net, { type AddressInfo } from 'node:net';
-import { commandOf, splitMessages } from '../test/support/mongo-wire.js';
 
-export interface MongoCommandCounter {
-  /** The URI the servers use instead of the real one. */
-  uri: string;
-  /** Commands counted so far, by name (`find`, `update`, `findAndModify`, ...). */
-  counts(): Record<string, number>;
-  close(): Promise<void>;
-}
+/** The driver's own traffic rather than the calls': connection handshakes and liveness checks. */
+const DRIVER_COMMANDS = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSessions', 'saslStart']);
 
-/**
- * What is counted: commands addressed to a collection (find, insert, update, delete,
- * findAndModify, aggregate, ...). Handshakes, pings and the driver's heartbeats name no collection
- * and are left out, and so is getMore, whose command document starts with a cursor id rather than a
- * collection name.
- */
-export const COUNTED = 'commands naming a collection, seen on the wire between the servers and MongoDB';
+export const COUNTED =
+  "commands the servers' MongoDB driver sent (its command events), handshakes and pings left out";
 
-export async function startMongoCommandCounter(mongodbUri: string): Promise<MongoCommandCounter> {
-  const target = new URL(mongodbUri);
-  if (target.protocol !== 'mongodb:' || target.host.includes(',')) {
-    throw new Error('counting MongoDB commands needs a mongodb:// URI with one host');
-  }
+const COUNT_LINE = /^hiring_leads_mongodb_command_duration_seconds_count\{command="([^"]+)"\} (\d+)/;
+
+/** Commands sent so far by the servers whose metrics are at `metricsUrls`, by command name. */
+export async function mongoCommandsSent(metricsUrls: readonly string[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  const sockets = new Set<net.Socket>();
-
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 27017), target.hostname);
-    let pending: Buffer = Buffer.alloc(0);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
+  for (const url of metricsUrls) {
+    const text = await (await fetch(url)).text();
+    for (const line of text.split('\n')) {
+      const [, command, count] = COUNT_LINE.exec(line) ?? [];
+      if (command === undefined || DRIVER_COMMANDS.has(command)) continue;
+      counts[command] = (counts[command] ?? 0) + Number(count);
     }
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
-    client.on('data', (chunk: Buffer) => {
-      upstream.write(chunk);
-      const { messages, rest } = splitMessages(Buffer.concat([pending, chunk]));
-      pending = rest;
-      for (const message of messages) {
-        const name = commandOf(message)?.name;
-        if (name !== undefined) counts[name] = (counts[name] ?? 0) + 1;
-      }
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-
-  const uri = new URL(mongodbUri);
-  uri.host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // One host behind a forwarder: the driver must not go looking for the real one.
-  uri.searchParams.set('directConnection', 'true');
-  return {
-    uri: uri.toString(),
-    counts: () => ({ ...counts }),
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  }
+  return counts;
 }

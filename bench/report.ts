@@ -83,7 +83,7 @@ export function printResult(result: BenchResult, log: (line: string) => void): v
   for (const run of result.runs) printRun(run, log);
   log(`\nA tool's calls/s is its share of the mixed run.`);
   log('CPU: user + system time from /proc per process, over each timed run, divided by its calls.');
-  log(`  server = all our server processes; bench = this process (load generator and MongoDB forwarder).`);
+  log(`  server = all our server processes; bench = this process (the load generator).`);
   log(`MongoDB commands: ${result.mongoCommandsCounted}.`);
   for (const note of result.notes) log(`note: ${note}`);
   log(

@@ -26,7 +26,7 @@ import { createElasticsearchClient, indexNames } from '../src/stores/elasticsear
 import { connectMongo } from '../src/stores/mongo.js';
 import { type WatchedProcesses, watchProcesses, withCpuPerCall } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
-import { COUNTED, type MongoCommandCounter, startMongoCommandCounter } from './mongo-commands.js';
+import { COUNTED, mongoCommandsSent } from './mongo-commands.js';
 import { peakResidentMiB } from './proc.js';
 import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
 import { startServers } from './servers.js';
@@ -206,16 +206,16 @@ function difference(after: Record<string, number>, before: Record<string, number
 async function runAt(
   concurrency: number,
   watched: WatchedProcesses,
-  mongo: MongoCommandCounter,
+  metricsUrls: readonly string[],
   sendMcp: (call: Call, id: number) => Promise<void>,
 ): Promise<ConcurrencyRun> {
   const now = new Date();
   const direct = await withCpuPerCall(watched, requests, () =>
     measure(concurrency, (call) => elasticsearch.search(directSearch(call, now))),
   );
-  const commandsBefore = mongo.counts();
+  const commandsBefore = await mongoCommandsSent(metricsUrls);
   const mcp = await withCpuPerCall(watched, requests, () => measure(concurrency, sendMcp));
-  const mongoCommands = difference(mongo.counts(), commandsBefore);
+  const mongoCommands = difference(await mongoCommandsSent(metricsUrls), commandsBefore);
   const total = Object.values(mongoCommands).reduce((sum, count) => sum + count, 0);
   return {
     concurrency,
@@ -240,12 +240,11 @@ async function runAt(
 
 async function main(): Promise<void> {
   const apiKey = await createBenchKey();
-  const mongo = await startMongoCommandCounter(settings.MONGODB_URI);
   const servers = await startServers(processCount, settings.PORT, flags.profile, {
     ...process.env,
     SERVER_SECRET: serverSecret,
     ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
-    MONGODB_URI: mongo.uri,
+    MONGODB_URI: settings.MONGODB_URI,
   });
   // Round-robin over the server processes, as a load balancer in front of them would.
   const sendMcp = (call: Call, id: number) =>
@@ -263,7 +262,9 @@ async function main(): Promise<void> {
       await sendMcp(call, id);
     }
     const runs: ConcurrencyRun[] = [];
-    for (const concurrency of concurrencies) runs.push(await runAt(concurrency, watched, mongo, sendMcp));
+    for (const concurrency of concurrencies) {
+      runs.push(await runAt(concurrency, watched, servers.metricsUrls, sendMcp));
+    }
     const result: BenchResult = {
       commit: commitUnderTest(),
       machine: { cpus: os.availableParallelism(), memoryMiB: Math.round(os.totalmem() / 2 ** 20) },
@@ -288,7 +289,6 @@ async function main(): Promise<void> {
     }
   } finally {
     servers.stop();
-    await mongo.close();
     await elasticsearch.close();
   }
 }

@@ -3,9 +3,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildViews } from '../scripts/views/build-views.js';
 
+const METRICS_PORT_OFFSET = 1000;
+
 export interface BenchServers {
   /** The `/mcp` endpoint of each process, for the benchmark's round-robin. */
   urls: string[];
+  /** Each process's metrics (`METRICS_PORT` = its port + METRICS_PORT_OFFSET), for counting its MongoDB commands. */
+  metricsUrls: string[];
   pids: number[];
   stop(): void;
 }
@@ -33,7 +37,12 @@ export async function startServers(
       children.push(
         spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts'], {
           stdio: ['ignore', 'ignore', 'inherit'],
-          env: { ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+          env: {
+            ...env,
+            PORT: String(port),
+            METRICS_PORT: String(port + METRICS_PORT_OFFSET),
+            LOG_LEVEL: 'warn',
+          },
         }),
       );
     }
@@ -44,6 +53,7 @@ export async function startServers(
   }
   return {
     urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`),
+    metricsUrls: ports.map((port) => `http://127.0.0.1:${port + METRICS_PORT_OFFSET}/metrics`),
     pids: children.map((child) => child.pid as number),
     stop,
   };

@@ -54,16 +54,17 @@ export function createServices(backends: {
   const metrics = new Metrics();
   observeElasticsearch(handles.elasticsearch, metrics);
   observeMongo(handles.mongo.client, metrics);
+  const accounts = new AccountsStore(db, freshness);
   return {
     ...handles,
     indices: indexNames(handles.config.INDEX_PREFIX),
     metrics,
     freshness,
-    accounts: new AccountsStore(db, freshness),
+    accounts,
     apiKeys: new ApiKeysStore(db, freshness),
     quotaCounters: new QuotaCountersStore(db),
     rateLimits: new RateLimitsStore(db, freshness.clock),
-    unlocks: new UnlocksStore(db),
+    unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),
     signInAttempts: new SignInAttemptsStore(db),

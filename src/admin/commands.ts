@@ -45,11 +45,12 @@ export async function openAdminStores(
   db: Db,
   settings: { signingKeysConfigured: boolean } = { signingKeysConfigured: false },
 ): Promise<AdminStores> {
+  const accounts = new AccountsStore(db);
   const stores = {
-    accounts: new AccountsStore(db),
+    accounts,
     apiKeys: new ApiKeysStore(db),
     quotaCounters: new QuotaCountersStore(db),
-    unlocks: new UnlocksStore(db),
+    unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db),
     pageSessions: new PageSessionsStore(db),
   };

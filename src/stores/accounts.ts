@@ -24,6 +24,12 @@ export interface Account extends AccountPlanFields {
    * lets a refund happen at most once, whoever attempts it (see src/billing/enrich.ts).
    */
   credit_claims: string[];
+  /**
+   * `false` while the account has never unlocked a lead, so the cards it is shown need no unlock
+   * lookup; set to `true` before its first unlock is claimed. Absent on accounts made before the
+   * field existed, which are looked up as before.
+   */
+  has_unlocks?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -68,6 +74,7 @@ export class AccountsStore {
       credits_remaining: PLANS[input.plan].monthly_credits,
       credits_resets_at: nextCreditRenewal(input.now, input.now),
       credit_claims: [],
+      has_unlocks: false,
       created_at: input.now,
       updated_at: input.now,
     };
@@ -111,6 +118,14 @@ export class AccountsStore {
     // After the write, so that no read from before it is kept.
     this.recent.forget(accountId);
     return updated;
+  }
+
+  /** Records that the account has (or is about to have) an unlock; a no-op once it is recorded. */
+  async noteUnlocks(accountId: string): Promise<void> {
+    const { modifiedCount } = await databaseBackend(() =>
+      this.accounts.updateOne({ _id: accountId, has_unlocks: false }, { $set: { has_unlocks: true } }),
+    );
+    if (modifiedCount === 1) this.recent.forget(accountId);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { Account, AccountsStore } from './accounts.js';
 import { databaseBackend, isDuplicateKey } from './mongo.js';
 
 /** How a lead came to be unlocked for an account. */
@@ -33,7 +34,11 @@ export type PendingClaim = Pick<
 export class UnlocksStore {
   private readonly collection: Collection<UnlockDoc>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told before an account's first unlock, so `unlockedAmong` can skip accounts that have none. */
+    private readonly accounts: AccountsStore,
+  ) {
     this.collection = db.collection<UnlockDoc>('unlocks');
   }
 
@@ -43,9 +48,17 @@ export class UnlocksStore {
     );
   }
 
-  /** The ids among `leadIds` that the account has unlocked, for the `enriched` flag of cards. */
-  async unlockedAmong(accountId: string, leadIds: readonly string[]): Promise<Set<string>> {
-    if (leadIds.length === 0) return new Set();
+  /**
+   * The ids among `leadIds` that the account has unlocked, for the `enriched` flag of cards. No
+   * query at all for an account that has never unlocked a lead (`has_unlocks` false): from the
+   * call's copy of the account, so another process's first unlock shows within IDENTITY_CACHE_MS.
+   */
+  async unlockedAmong(
+    account: Pick<Account, '_id' | 'has_unlocks'>,
+    leadIds: readonly string[],
+  ): Promise<Set<string>> {
+    if (leadIds.length === 0 || account.has_unlocks === false) return new Set();
+    const accountId = account._id;
     const found = await databaseBackend(() =>
       this.collection
         .find(
@@ -86,6 +99,7 @@ export class UnlocksStore {
     claimId: string,
     times: { now: Date; wallClock: Date },
   ): Promise<boolean> {
+    await this.accounts.noteUnlocks(accountId);
     try {
       await databaseBackend(() =>
         this.collection.insertOne({
@@ -138,6 +152,7 @@ export class UnlocksStore {
    * call holding it finds its claim gone and refunds what it took.
    */
   async recordAppUnlock(accountId: string, leadId: string, now: Date): Promise<void> {
+    await this.accounts.noteUnlocks(accountId);
     try {
       await databaseBackend(() =>
         this.collection.updateOne(

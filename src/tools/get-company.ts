@@ -42,7 +42,7 @@ export const getCompany = defineTool({
 
     const hiring = readCompanyHiring(hiringResponse as Parameters<typeof readCompanyHiring>[0]);
     const unlocked = await services.unlocks.unlockedAmong(
-      account._id,
+      account,
       hiring.recentLeads.map((lead) => lead.id),
     );
     const recentSignals = signalsResponse.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));

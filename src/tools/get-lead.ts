@@ -21,7 +21,7 @@ export const getLead = defineTool({
     // Charged first: with nothing left the call is refused before any lookup runs.
     const quota = await meter.require('lead_explores');
     const lead = await fetchLead(services, args.lead_id);
-    const enriched = (await services.unlocks.unlockedAmong(account._id, [lead.id])).has(lead.id);
+    const enriched = (await services.unlocks.unlockedAmong(account, [lead.id])).has(lead.id);
     return { lead: toLeadPreview(lead, enriched), quota, notes: leadPreviewNotes(lead, enriched) };
   },
 });

@@ -43,7 +43,7 @@ export const searchLeads = defineTool({
     const [quota, unlocked] = await Promise.all([
       unused > 0 ? meter.refundUnused('lead_explores', unused) : reserved.quota,
       services.unlocks.unlockedAmong(
-        account._id,
+        account,
         hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
       ),
     ]);

@@ -46,7 +46,7 @@ describe('charges that match what was served', () => {
       ...server.config,
       MONGODB_URI: `${proxies.config.MONGODB_URI}&retryReads=false`,
     });
-    server.services.unlocks = new UnlocksStore(unlocksMongo.db);
+    server.services.unlocks = new UnlocksStore(unlocksMongo.db, server.services.accounts);
   });
 
   afterAll(async () => {
@@ -68,7 +68,7 @@ describe('charges that match what was served', () => {
           ]),
         ),
       );
-    return { key, used };
+    return { key, used, accountId: account._id };
   }
 
   const call = (key: string, tool: string, args: Record<string, unknown>) =>
@@ -91,9 +91,11 @@ describe('charges that match what was served', () => {
   }
 
   it('a search whose unlock lookup fails after the charge answers unavailable and is not charged', async () => {
-    const { key, used } = await accountWithQuotas({ lead_explores: 100 });
+    const { key, used, accountId } = await accountWithQuotas({ lead_explores: 100 });
+    // An account that has unlocked leads before, whose cards need the lookup.
+    await server.services.accounts.noteUnlocks(accountId);
     // A pooled connection for the cut to drop, as a running server has.
-    await server.services.unlocks.unlockedAmong('warm-up', ['ld_0000000000']);
+    await server.services.unlocks.unlockedAmong({ _id: 'warm-up' }, ['ld_0000000000']);
     await whileCut(unlocksProxy, async () => {
       const failed = toolError(await call(key, 'search_leads', { page_size: 25 }));
       expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });

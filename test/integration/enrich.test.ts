@@ -349,7 +349,7 @@ describe('enrich_lead', () => {
       const finalCredits = await credits(account._id);
       const finalEnrichments = await used(account._id);
       const unlocked = await server.services.unlocks.unlockedAmong(
-        account._id,
+        { _id: account._id },
         leads.map((lead) => lead.id),
       );
       console.log(

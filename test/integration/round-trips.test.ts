@@ -35,7 +35,13 @@ describe('MongoDB round trips per call on the hot path', () => {
       config: { METRICS_PORT: '0' },
     });
     expect(server.services.mongo.client.options.monitorCommands).toBe(true);
-    ({ key } = await createAccountWithKey(server.services, { plan: 'scale', callsPerMinute: 100_000 }));
+    const { account, key: unlockingKey } = await createAccountWithKey(server.services, {
+      plan: 'scale',
+      callsPerMinute: 100_000,
+    });
+    // The costlier case: an account that has unlocked leads before, whose cards need the lookup.
+    await server.services.accounts.noteUnlocks(account._id);
+    key = unlockingKey;
     const page = (await callToolRaw(server.url, key, 'search_leads', { page_size: 25 }))
       .structuredContent as {
       leads: { id: string; company: { id: string | null } }[];
@@ -97,6 +103,19 @@ describe('MongoDB round trips per call on the hot path', () => {
     ['get_filter_options', {}],
   ])('%s, unmetered: none at all', async (name, args) => {
     expect(await warmCallCommands(name, args)).toEqual([]);
+  });
+
+  it.each([
+    ['search_leads', { page_size: 10 }],
+    ['get_company', null],
+  ])('%s for an account that has never unlocked a lead: only the charge', async (name, args) => {
+    const { key: freshKey } = await createAccountWithKey(server.services, {
+      plan: 'scale',
+      callsPerMinute: 100_000,
+    });
+    const call = async () => callToolRaw(server.url, freshKey, name, args ?? { company_id: companyId });
+    await call();
+    expect(await commandsDuring(call)).toEqual(['findAndModify quota_counters']);
   });
 
   it('an empty page looks up no unlocks; giving back its reservation is the second round trip', async () => {

@@ -67,6 +67,23 @@ describe('two server processes', () => {
     }
   });
 
+  it("an account's first unlock, made on one, shows on the other's cards once IDENTITY_CACHE_MS has passed", async () => {
+    const [first, second] = processes as [ServerProcess, ServerProcess];
+    const { key } = await createAccountWithKey(services, { plan: 'scale', callsPerMinute: 1000 });
+    const page = (await call(second, key, 'search_leads', { page_size: 1 })).structuredContent as {
+      leads: { id: string; enriched: boolean }[];
+    };
+    const lead = page.leads[0] as { id: string; enriched: boolean };
+    expect(lead.enriched).toBe(false);
+
+    expect((await call(first, key, 'enrich_lead', { lead_id: lead.id })).isError).toBeFalsy();
+    await waitPastFreshness();
+    const after = (await call(second, key, 'get_lead', { lead_id: lead.id })).structuredContent as {
+      lead: { enriched: boolean };
+    };
+    expect(after.lead.enriched).toBe(true);
+  });
+
   it('an account never gets more calls in a minute than calls_per_minute, however the calls are spread', async () => {
     const limit = 40;
     const { key } = await createAccountWithKey(services, { callsPerMinute: limit });
