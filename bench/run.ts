@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the same mix of search_leads, search_companies and get_market_insights calls
- * (a) straight against Elasticsearch with the query bodies the tools build and (b) through /mcp
+ * (a) straight against Elasticsearch with the requests the tools make and (b) through /mcp
  * with an API key, at each concurrency: latency percentiles and throughput over all calls and per
  * tool, their ratio, CPU milliseconds per call of each process on the path, MongoDB commands per
  * call and the servers' peak memory. `--json [FILE]` writes the same as one JSON object.
@@ -16,7 +16,7 @@ import { SCOPES } from '../src/auth/scopes.js';
 import { parseConfig } from '../src/config.js';
 import { parseToolArguments } from '../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
-import { buildCompanyRanking } from '../src/search/company-query.js';
+import { buildCompanyRanking, readCompanyRanking } from '../src/search/company-query.js';
 import { FIRST_PAGE } from '../src/search/cursor.js';
 import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
@@ -93,7 +93,22 @@ const settings = parseConfig({ ...process.env, PORT: flags.port, SERVER_SECRET: 
 const elasticsearch = createElasticsearchClient({ ...settings, BACKEND_TIMEOUT_MS: 30000 });
 const indices = indexNames(settings.INDEX_PREFIX);
 
-/** The request body each tool builds for its first page, so (a) measures Elasticsearch alone. */
+/**
+ * The Elasticsearch requests each tool makes for its first page, so (a) measures Elasticsearch
+ * alone: one search, and for search_companies also the fetch of the ranked companies' profiles.
+ */
+async function directCall(call: Call, now: Date): Promise<void> {
+  const response = await elasticsearch.search(directSearch(call, now));
+  if (call.tool !== 'search_companies') return;
+  const args = parseToolArguments(searchCompaniesInput, call.args);
+  const ids = readCompanyRanking(response as Parameters<typeof readCompanyRanking>[0], {
+    offset: 0,
+    size: args.page_size,
+  }).companies.map((company) => company.companyId);
+  if (ids.length > 0) await elasticsearch.mget({ index: indices.companies, ids });
+}
+
+/** The search body each tool builds for its first page. */
 function directSearch(call: Call, now: Date) {
   switch (call.tool) {
     case 'search_leads': {
@@ -211,7 +226,7 @@ async function runAt(
 ): Promise<ConcurrencyRun> {
   const now = new Date();
   const direct = await withCpuPerCall(watched, requests, () =>
-    measure(concurrency, (call) => elasticsearch.search(directSearch(call, now))),
+    measure(concurrency, (call) => directCall(call, now)),
   );
   const commandsBefore = await mongoCommandsSent(metricsUrls);
   const mcp = await withCpuPerCall(watched, requests, () => measure(concurrency, sendMcp));
@@ -258,7 +273,7 @@ async function main(): Promise<void> {
     // One untimed pass per server process warms caches on both paths.
     for (let id = 0; id < MIX.length * servers.urls.length; id++) {
       const call = MIX[id % MIX.length] as Call;
-      await elasticsearch.search(directSearch(call, now));
+      await directCall(call, now);
       await sendMcp(call, id);
     }
     const runs: ConcurrencyRun[] = [];
