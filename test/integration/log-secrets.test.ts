@@ -32,7 +32,7 @@ interface LogLine {
 }
 
 /**
- * The server as `npm start` runs it, logging at `debug` on stderr with its metrics listener on,
+ * The server from its sources, as `npm run start:stack` runs it, logging at `debug` on stderr with its metrics listener on,
  * taken through a session with every kind of credential: API keys good and bad, a password sign-in
  * through the pages (the OAuth authorization and the account page), a confidential client's
  * secret, access and refresh tokens, a refresh and a revocation, a key created on the account
