@@ -236,7 +236,7 @@ describe('access tokens', () => {
   });
 });
 
-/** `npm start` as its own process with the run's settings and `env` on top; resolves when it exits or logs "listening". */
+/** The server from its sources (as `npm run start:stack` runs it) as its own process with the run's settings and `env` on top; resolves when it exits or logs "listening". */
 function startServerProcess(
   env: Record<string, string | undefined>,
 ): Promise<{ exitCode: number | null; log: string }> {

@@ -19,7 +19,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `npm start` as a separate process over this run's backends; resolves once it listens. */
+/** The server from its sources (as `npm run start:stack` runs it) as a separate process over this run's backends; resolves once it listens. */
 async function startServerProcess(): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
