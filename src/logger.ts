@@ -72,23 +72,24 @@ class JsonLinesLogger implements Logger {
   constructor(private readonly lines: PinoLogger) {}
 
   debug(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.lines.debug(message);
-    else this.lines.debug(fields, message);
+    this.write('debug', message, fields);
   }
 
   info(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.lines.info(message);
-    else this.lines.info(fields, message);
+    this.write('info', message, fields);
   }
 
   warn(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.lines.warn(message);
-    else this.lines.warn(fields, message);
+    this.write('warn', message, fields);
   }
 
   error(message: string, fields?: LogFields): void {
-    if (fields === undefined) this.lines.error(message);
-    else this.lines.error(fields, message);
+    this.write('error', message, fields);
+  }
+
+  private write(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: LogFields): void {
+    if (fields === undefined) this.lines[level](message);
+    else this.lines[level](fields, message);
   }
 
   child(fields: LogFields): Logger {

@@ -18,6 +18,17 @@ def argument_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
+def add_lead_filters(parser: argparse.ArgumentParser, location_example: str) -> None:
+    """--title and --location, the filters the reports pass on to the tools."""
+    parser.add_argument("--title", help="title keywords, e.g. engineer")
+    parser.add_argument("--location", help=f"a city, region or country, e.g. {location_example}")
+
+
+def lead_filters(arguments: argparse.Namespace) -> dict[str, str]:
+    """The filters given on the command line, ready for the tools' arguments."""
+    return {name: value for name in ("title", "location") if (value := getattr(arguments, name))}
+
+
 def parse_connection(parser: argparse.ArgumentParser) -> argparse.Namespace:
     """Parses the command line; stops with a message naming what is missing."""
     arguments = parser.parse_args()

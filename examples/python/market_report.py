@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from connection import argument_parser, parse_connection
+from connection import add_lead_filters, argument_parser, lead_filters, parse_connection
 from hiring_leads import HiringLeads, ToolError
 
 
@@ -62,12 +62,11 @@ def print_leads(client: HiringLeads, filters: dict[str, Any], page_size: int, ma
 
 def main() -> None:
     parser = argument_parser(__doc__.splitlines()[0])
-    parser.add_argument("--title", help="title keywords, e.g. engineer")
-    parser.add_argument("--location", help="a city, region or country, e.g. London or UK")
+    add_lead_filters(parser, "London or UK")
     parser.add_argument("--page-size", type=int, default=10, help="leads per page, 1 to 25 (default 10)")
     parser.add_argument("--max-pages", type=int, default=3, help="pages at most (default 3)")
     arguments = parse_connection(parser)
-    filters = {name: value for name, value in (("title", arguments.title), ("location", arguments.location)) if value}
+    filters = lead_filters(arguments)
 
     client = HiringLeads(arguments.url, arguments.api_key)
     try:

@@ -17,7 +17,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from connection import argument_parser, parse_connection
+from connection import add_lead_filters, argument_parser, lead_filters, parse_connection
 
 
 async def call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
@@ -54,11 +54,10 @@ async def report(url: str, api_key: str, filters: dict[str, Any], page_size: int
 
 def main() -> None:
     parser = argument_parser(__doc__.splitlines()[0])
-    parser.add_argument("--title", help="title keywords, e.g. engineer")
-    parser.add_argument("--location", help="a city, region or country, e.g. Berlin or DE")
+    add_lead_filters(parser, "Berlin or DE")
     parser.add_argument("--page-size", type=int, default=5, help="leads to list, 1 to 25 (default 5)")
     arguments = parse_connection(parser)
-    filters = {name: value for name, value in (("title", arguments.title), ("location", arguments.location)) if value}
+    filters = lead_filters(arguments)
     asyncio.run(report(arguments.url, arguments.api_key, filters, arguments.page_size))
 
 

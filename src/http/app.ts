@@ -20,6 +20,7 @@ import {
   bodyErrorsAsJsonRpc,
   checkProtocolVersionHeader,
   MAX_BODY_BYTES,
+  refuseUnservedEncodings,
   requireSingleJsonRpcMessage,
   requireWellFormedMessage,
   serveMcp,
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps): Express {
       metrics: services.metrics,
       baseUrl: BASE_URL,
     }),
+    refuseUnservedEncodings,
     // Any content type is read as JSON: scripts often post JSON without saying so.
     express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }),
     bodyErrorsAsJsonRpc,

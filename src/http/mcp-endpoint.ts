@@ -56,6 +56,22 @@ export const bodyErrorsAsJsonRpc: ErrorRequestHandler = (error, req, res, next) 
   sendJsonRpcError(res, fault.status, fault.code, fault.message);
 };
 
+/** The encodings a body may come in: the ones every supported Node reads (docs/protocol.md). */
+const SERVED_CONTENT_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+
+/**
+ * Refuses the encodings we do not serve before the body parser sees them, as it refuses those it
+ * does not know: Node 24's zlib reads zstd and Node 20's does not, and the answer must not depend
+ * on the Node a server runs on. Mounted before the body parser, so the body is never read.
+ */
+export const refuseUnservedEncodings: RequestHandler = (req, _res, next) => {
+  const encoding = (req.get('content-encoding') ?? 'identity').toLowerCase();
+  if (SERVED_CONTENT_ENCODINGS.has(encoding)) return next();
+  next(
+    Object.assign(new Error('unsupported content encoding'), { status: 415, type: 'encoding.unsupported' }),
+  );
+};
+
 /** What body-parser (and zlib, through it) attaches to the errors it passes on. */
 interface BodyParserError {
   type?: string;

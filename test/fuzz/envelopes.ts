@@ -2,6 +2,7 @@ import {
   CallToolRequestSchema,
   InitializeRequestSchema,
   JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -271,7 +272,16 @@ function expectedAnswer(message: unknown, toolNames: readonly string[]): Expecte
           codes: [JSON_RPC.invalidRequest, JSON_RPC.methodNotFound, JSON_RPC.invalidParams],
           statuses: [200, 400],
         }
-      : { kind: 'error', codes: [JSON_RPC.methodNotFound], statuses: [200], echoId };
+      : JSONRPCRequestSchema.safeParse(message).success
+        ? { kind: 'error', codes: [JSON_RPC.methodNotFound], statuses: [200], echoId }
+        : // Params that break MCP's shape for every request (`_meta` not an object): refusing them
+          // as such is as right as not knowing the method.
+          {
+            kind: 'error',
+            codes: [JSON_RPC.methodNotFound, JSON_RPC.invalidParams],
+            statuses: [200],
+            echoId,
+          };
   }
   const servedMethod = method as keyof typeof SERVED_METHODS;
   const invalidParams: ExpectedAnswer = {

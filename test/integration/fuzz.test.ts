@@ -67,6 +67,8 @@ const timeoutOf = (property: keyof typeof SHARES) => 180_000 + runsOf(property) 
 
 /** How far above its warmed-up baseline the server's resident memory may end. */
 const RSS_MARGIN_BYTES = 150 * 1024 * 1024;
+/** The server's old-generation heap cap here: twice what it holds after warming up. */
+const MAX_OLD_SPACE_MIB = 192;
 
 const DEVELOPMENT_SECRET = 'dev-only-secret-change-me-in-production';
 
@@ -268,6 +270,10 @@ beforeAll(async () => {
     ...env,
     // The failed-auth limiter has tests of its own; here it would turn bearer-token cases into 429s.
     UNAUTHENTICATED_CALLS_PER_MINUTE: '100000000',
+    // A bounded heap, as in a container with a memory limit: V8 then collects before it grows, so
+    // resident memory says whether anything is kept (a leak ends in an out-of-memory crash) rather
+    // than how much each Node release lets garbage pile up first (Node 24 far more than Node 20).
+    NODE_OPTIONS: `--max-old-space-size=${MAX_OLD_SPACE_MIB}`,
   });
   const config = testConfig();
   const mongo = await connectMongo(config);
