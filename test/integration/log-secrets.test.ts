@@ -17,7 +17,7 @@ import {
   tokenSetOf,
 } from '../support/oauth-flow.js';
 import { createPerson, PERSON_PASSWORD } from '../support/oauth-server.js';
-import { csrfTokenOf, PageClient } from '../support/page-client.js';
+import { csrfTokenOf, PageClient, signInToAccount } from '../support/page-client.js';
 import { scrape } from '../support/prometheus.js';
 import { createAccountWithKey } from '../support/test-server.js';
 
@@ -157,20 +157,9 @@ describe('the server’s log', () => {
 
       // The account page: a wrong password, the right one, and a key made there.
       const accountPage = new PageClient(server.baseUrl);
-      const signInForm = await accountPage.get('/account');
-      const wrong = await accountPage.post('/account/sign-in', {
-        csrf_token: csrfTokenOf(signInForm),
-        email: person.email,
-        password: WRONG_PASSWORD,
-      });
-      expect(wrong.status).toBe(401);
+      expect((await signInToAccount(accountPage, person.email, WRONG_PASSWORD)).status).toBe(401);
       credentials['a wrong password'] = WRONG_PASSWORD;
-      const right = await accountPage.post('/account/sign-in', {
-        csrf_token: csrfTokenOf(wrong),
-        email: person.email,
-        password: PERSON_PASSWORD,
-      });
-      expect(right.status).toBe(303);
+      expect((await signInToAccount(accountPage, person.email, PERSON_PASSWORD)).status).toBe(303);
       const keysForm = await accountPage.get('/account');
       const created = await accountPage.post('/account/keys', {
         csrf_token: csrfTokenOf(keysForm),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
 import { createPerson, PERSON_PASSWORD } from '../support/oauth-server.js';
-import { csrfTokenOf, PageClient } from '../support/page-client.js';
+import { csrfTokenOf, PageClient, signInToAccount } from '../support/page-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
@@ -13,11 +13,6 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 function browserOf(server: TestServer): PageClient {
   const address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   return new PageClient(server.root, { 'X-Forwarded-For': address });
-}
-
-async function signInToAccount(browser: PageClient, email: string, password: string) {
-  const form = await browser.get('/account');
-  return browser.post('/account/sign-in', { csrf_token: csrfTokenOf(form), email, password });
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };

@@ -12,7 +12,7 @@ import {
   tokenSetOf,
 } from '../support/oauth-flow.js';
 import { createPerson, PERSON_PASSWORD, startOAuthTestServer } from '../support/oauth-server.js';
-import { csrfTokenOf, type PageAnswer, PageClient } from '../support/page-client.js';
+import { csrfTokenOf, type PageAnswer, PageClient, signInToAccount } from '../support/page-client.js';
 import type { TestServer } from '../support/test-server.js';
 
 /**
@@ -267,13 +267,7 @@ describe('the OAuth sign-in and consent pages', () => {
       });
     expect((await call()).status).toBe(200);
 
-    const form = await page.get('/account');
-    const signedIn = await page.post('/account/sign-in', {
-      csrf_token: csrfTokenOf(form),
-      email: person.email,
-      password: PERSON_PASSWORD,
-    });
-    expect(signedIn.status).toBe(303);
+    expect((await signInToAccount(page, person.email, PERSON_PASSWORD)).status).toBe(303);
     const account = await page.get('/account');
     expect(account.text).toMatch(
       /<th scope="row">Disconnect me<\/th><td><ul><li><code>account:read<\/code><\/li><li><code>leads:enrich<\/code> <span class="spends">/,
@@ -290,12 +284,7 @@ describe('the OAuth sign-in and consent pages', () => {
   it('offers a signed-in person to continue as themselves, without typing the password again', async () => {
     const { person } = await createPerson(server.services);
     const page = browser();
-    const form = await page.get('/account');
-    await page.post('/account/sign-in', {
-      csrf_token: csrfTokenOf(form),
-      email: person.email,
-      password: PERSON_PASSWORD,
-    });
+    await signInToAccount(page, person.email, PERSON_PASSWORD);
     const { shown } = await startAuthorization(page, await register());
     expect(shown.text).toContain(`Continue as ${person.email}`);
     const continued = await page.post(shown.url, { csrf_token: csrfTokenOf(shown), continue_as: 'session' });

@@ -116,15 +116,28 @@ export class MockHost {
       viewMessage.method === 'ui/notifications/size-changed' &&
       typeof viewMessage.params?.height === 'number'
     ) {
-      void this.resizeFrame(viewMessage.params.height);
+      this.inBackground(this.resizeFrame(viewMessage.params.height));
     }
     if (viewMessage.method === 'tools/call' && viewMessage.id !== undefined) {
       const id = viewMessage.id;
-      void this.callTool(viewMessage.params).then(
-        (result) => this.send({ jsonrpc: '2.0', id, result }),
-        (error: Error) => this.send({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message } }),
+      this.inBackground(
+        this.callTool(viewMessage.params).then(
+          (result) => this.send({ jsonrpc: '2.0', id, result }),
+          (error: Error) =>
+            this.send({ jsonrpc: '2.0', id, error: { code: -32603, message: error.message } }),
+        ),
       );
     }
+  }
+
+  /**
+   * Work the host does on its own, answering the view: a failure is a problem the test reports,
+   * except once the test has closed the page, when an answer has nowhere to go.
+   */
+  private inBackground(work: Promise<void>): void {
+    work.catch((error: Error) => {
+      if (!this.page.isClosed()) this.problems.push(`host: ${error.message}`);
+    });
   }
 
   private async resizeFrame(height: number): Promise<void> {
