@@ -14,11 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import type { ToolCatalog } from '../mcp/catalog.js';
-import type { Caller } from '../mcp/run-tool.js';
-import { callTool, createMcpServer } from '../mcp/server.js';
-import type { ViewResources } from '../mcp/view-resources.js';
-import type { Services } from '../services.js';
+import { callTool, createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
 
 /** The revisions served (docs/protocol.md, "Transport"); the SDK itself would also accept two older ones. */
@@ -235,25 +231,16 @@ export interface McpAnswer {
   body: string;
 }
 
-/** Everything a message is answered with: the tools, the views, the caller, the stores. */
-export interface McpRequestContext {
-  catalog: ToolCatalog;
-  viewResources: ViewResources;
-  caller: Caller;
-  services: Services;
-  clock: () => Date;
-}
-
 /**
  * Answers `/mcp` once the caller is authenticated. `tools/call`, the request that carries nearly all
  * the traffic, is answered directly (`answerToolCall`); every other message goes through the SDK's
  * server (`answerWithSdk`), which owns the handshake and the listings.
  */
-export function serveMcp(deps: Omit<McpRequestContext, 'caller'>): RequestHandler {
+export function serveMcp(deps: Omit<McpServerDeps, 'caller'>): RequestHandler {
   return async (req: Request, res: Response) => {
     const state = requestState(res);
     if (state.principal === undefined) throw new Error('serveMcp mounted without authentication');
-    const context: McpRequestContext = {
+    const context: McpServerDeps = {
       ...deps,
       caller: { ...state.principal, requestId: state.requestId, logger: state.logger },
     };
@@ -272,7 +259,7 @@ export function serveMcp(deps: Omit<McpRequestContext, 'caller'>): RequestHandle
  */
 export async function answerWithSdk(
   message: Record<string, unknown>,
-  context: McpRequestContext,
+  context: McpServerDeps,
   protocolVersion: string | undefined,
 ): Promise<McpAnswer> {
   const server = createMcpServer(context);
@@ -311,10 +298,7 @@ export interface ToolCallRequest {
  * answer is the one the SDK gives, byte for byte; test/integration/tool-call-answer.test.ts holds
  * the two side by side.
  */
-export async function answerToolCall(
-  message: ToolCallRequest,
-  context: McpRequestContext,
-): Promise<McpAnswer> {
+export async function answerToolCall(message: ToolCallRequest, context: McpServerDeps): Promise<McpAnswer> {
   const { id } = message;
   try {
     const result = await callTool(context, message.params);

@@ -53,6 +53,15 @@ const CallToolRequestAsSentSchema = CallToolRequestSchema.extend({
   }),
 });
 
+/** What one request's messages are answered with: the tools, the views, the caller, the stores. */
+export interface McpServerDeps {
+  catalog: ToolCatalog;
+  viewResources: ViewResources;
+  caller: Caller;
+  services: Services;
+  clock: () => Date;
+}
+
 /**
  * A low-level SDK server for one HTTP request (stateless: nothing survives the request). The
  * low-level `Server` rather than `McpServer`, so that unknown tools are JSON-RPC -32602 and bad
@@ -60,13 +69,7 @@ const CallToolRequestAsSentSchema = CallToolRequestSchema.extend({
  * reading one needs a credential like any request, but is no tool call, so it is neither metered
  * nor rate-limited.
  */
-export function createMcpServer(deps: {
-  catalog: ToolCatalog;
-  viewResources: ViewResources;
-  caller: Caller;
-  services: Services;
-  clock: () => Date;
-}): Server {
+export function createMcpServer(deps: McpServerDeps): Server {
   const server = new TasklessServer(SERVER_INFO, {
     // Announced whatever the client: a stateless server never sees whether this client shows views.
     capabilities: { tools: {}, resources: {} },
@@ -89,7 +92,7 @@ export function createMcpServer(deps: {
  * endpoint's direct answer to `tools/call` (src/http/mcp-endpoint.ts).
  */
 export function callTool(
-  deps: { catalog: ToolCatalog; caller: Caller; services: Services; clock: () => Date },
+  deps: Omit<McpServerDeps, 'viewResources'>,
   params: { name: string; arguments?: unknown },
 ): Promise<CallToolResult> {
   const tool = deps.catalog.byName.get(params.name);

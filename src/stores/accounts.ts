@@ -122,6 +122,10 @@ export class AccountsStore {
 
   /** Records that the account has (or is about to have) an unlock; a no-op once it is recorded. */
   async noteUnlocks(accountId: string): Promise<void> {
+    // The flag only ever goes from false to true (or is absent, on older accounts, and then never
+    // set): a copy of any age that does not say false needs no write.
+    const copy = this.recent.peek(accountId);
+    if (copy !== undefined && copy.has_unlocks !== false) return;
     const { modifiedCount } = await databaseBackend(() =>
       this.accounts.updateOne({ _id: accountId, has_unlocks: false }, { $set: { has_unlocks: true } }),
     );

@@ -49,6 +49,11 @@ export class FreshCache<V> {
     }
   }
 
+  /** The copy held, however old: for fields that only ever change one way, so any copy tells. */
+  peek(key: string): V | undefined {
+    return this.copies.get(key)?.value;
+  }
+
   /** Drops the copies that `matches`, after a change this process made itself. */
   forgetWhere(matches: (key: string, value: V) => boolean): void {
     for (const [key, copy] of this.copies) {

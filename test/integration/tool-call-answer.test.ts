@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.js';
-import {
-  answerToolCall,
-  answerWithSdk,
-  type McpRequestContext,
-  type ToolCallRequest,
-} from '../../src/http/mcp-endpoint.js';
+import { answerToolCall, answerWithSdk, type ToolCallRequest } from '../../src/http/mcp-endpoint.js';
 import { createToolCatalog } from '../../src/mcp/catalog.js';
+import type { McpServerDeps } from '../../src/mcp/server.js';
 import { loadViewResources } from '../../src/mcp/view-resources.js';
 import { QUOTA_KEYS } from '../../src/plans.js';
 import { tools } from '../../src/tools/registry.js';
@@ -21,7 +17,7 @@ import { createAccountWithKey, silentLogger, type TestServer } from '../support/
  */
 describe('tools/call answered directly, as the SDK server answers it', () => {
   let server: TestServer;
-  let context: McpRequestContext;
+  let context: McpServerDeps;
   let leadId: string;
 
   beforeAll(async () => {
