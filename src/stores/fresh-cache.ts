@@ -1,3 +1,5 @@
+import { RecentMap } from './recent-map.js';
+
 /** How fresh a per-process copy of a record must be, and how many records a cache may hold. */
 export interface Freshness {
   /** A copy older than this is read again before it is used; 0 turns caching off. */
@@ -24,10 +26,12 @@ interface Copy<V> {
  * read again each time (failed look-ups are the failed-authentication limiter's to bound).
  */
 export class FreshCache<V> {
-  private readonly copies = new Map<string, Copy<V>>();
+  private readonly copies: RecentMap<string, Copy<V>>;
   private readonly reading = new Map<string, Promise<V | null>>();
 
-  constructor(private readonly freshness: Freshness) {}
+  constructor(private readonly freshness: Freshness) {
+    this.copies = new RecentMap(freshness.maxEntries);
+  }
 
   async get(key: string, read: () => Promise<V | null>): Promise<V | null> {
     if (this.freshness.maxAgeMs <= 0) return read();
@@ -42,7 +46,7 @@ export class FreshCache<V> {
     try {
       const value = await reading;
       // A record forgotten while it was being read may be stale already: it is not kept.
-      if (value !== null && this.reading.get(key) === reading) this.keep(key, { value, readAt });
+      if (value !== null && this.reading.get(key) === reading) this.copies.set(key, { value, readAt });
       return value;
     } finally {
       if (this.reading.get(key) === reading) this.reading.delete(key);
@@ -66,15 +70,5 @@ export class FreshCache<V> {
   forget(key: string): void {
     this.copies.delete(key);
     this.reading.delete(key);
-  }
-
-  private keep(key: string, copy: Copy<V>): void {
-    // Re-inserting moves the key to the end of the map's order, which is then the order of reading.
-    this.copies.delete(key);
-    this.copies.set(key, copy);
-    if (this.copies.size > this.freshness.maxEntries) {
-      const oldest = this.copies.keys().next().value;
-      if (oldest !== undefined) this.copies.delete(oldest);
-    }
   }
 }

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { minuteWindowStart, secondsToNextMinute } from '../domain/calendar.js';
 import { addUpTo, type CounterDoc, subtract } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
+import { RecentMap } from './recent-map.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -48,7 +49,7 @@ interface Lease {
  */
 export class RateLimitsStore {
   private readonly windows: Collection<CounterDoc>;
-  private readonly leases = new Map<string, Lease>();
+  private readonly leases = new RecentMap<string, Lease>(MAX_LEASES);
   private returning: NodeJS.Timeout | undefined;
 
   constructor(
@@ -88,15 +89,8 @@ export class RateLimitsStore {
     if (held !== undefined && held.windowId === windowId) return held;
     // A new window: what was left of the last one is worth nothing now.
     const lease: Lease = { windowId, tokens: 0, full: false, lastCallAt: this.clock(), leasing: undefined };
-    this.leases.delete(accountId);
-    this.leases.set(accountId, lease);
-    if (this.leases.size > MAX_LEASES) {
-      const [oldestAccount, oldest] = this.leases.entries().next().value ?? [];
-      if (oldestAccount !== undefined && oldest !== undefined) {
-        this.leases.delete(oldestAccount);
-        this.giveBack(oldest);
-      }
-    }
+    const dropped = this.leases.set(accountId, lease);
+    if (dropped !== undefined) this.giveBack(dropped[1]);
     return lease;
   }
 
