@@ -126,8 +126,29 @@ export function createCallMeter(deps: {
     }
   };
 
+  /** Whether this process last saw room for `want` on the counter; a hint, never a grant. */
+  const roomLastSeen = (quota: QuotaKey, want: number): boolean => {
+    const limit = limits.daily_quotas[quota];
+    if (limit === null) return true;
+    const used = store.lastSeenUsed(accountId, quota, now);
+    return used !== undefined && limit - used >= want;
+  };
+
+  const chargeAlongside: Meter['chargeAlongside'] = async (quota, want, options, work) => {
+    if (want <= 0 || !roomLastSeen(quota, want)) {
+      const charged = await charge(quota, want, options);
+      return { ...charged, result: await work(charged.granted) };
+    }
+    const [charged, worked] = await Promise.allSettled([charge(quota, want, options), work(want)]);
+    // A refused charge is the answer even if the work failed too, as when the charge comes first.
+    if (charged.status === 'rejected') throw charged.reason;
+    if (worked.status === 'rejected') throw worked.reason;
+    return { ...charged.value, result: worked.value };
+  };
+
   return {
     charge,
+    chargeAlongside,
     require: async (quota) => (await charge(quota, 1)).quota,
     peek,
     refundUnused: async (quota, unused) => {

@@ -18,6 +18,7 @@ import {
   takeBackCharge,
 } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
+import { RecentMap } from './recent-map.js';
 
 /** One charge, as its counter's journal knows it. */
 export interface ChargeRef {
@@ -37,6 +38,9 @@ const REFUND_QUEUE_CAPACITY = 10_000;
 const FIRST_REFUND_RETRY_MS = 200;
 const LONGEST_REFUND_RETRY_MS = 5_000;
 
+/** Counters whose last `used` a process remembers: today's counters of its busiest accounts. */
+const SEEN_COUNTERS = 10_000;
+
 const COLLECTION = 'quota_counters';
 /** Yesterday's counters stay a day for operators to look at, then expire. */
 const KEEP_AFTER_RESET_MS = DAY_MS;
@@ -53,8 +57,24 @@ export class QuotaCountersStore {
     what: 'quota refund',
   });
 
+  /**
+   * The `used` each counter had when this process last charged it or gave back to it: where a
+   * charge can be expected to succeed (`lastSeenUsed`), never a figure anything is charged by.
+   */
+  private readonly seenUsed = new RecentMap<string, number>(SEEN_COUNTERS);
+
   constructor(db: Db) {
     this.counters = db.collection<CounterDoc>(COLLECTION);
+  }
+
+  /** The `used` this process last saw on today's counter of `quota`, if it has seen it; possibly stale. */
+  lastSeenUsed(accountId: string, quota: QuotaKey, now: Date): number | undefined {
+    return this.seenUsed.get(counterIdFor(accountId, quota, now));
+  }
+
+  private sawUsed(counterId: string, used: number): number {
+    this.seenUsed.set(counterId, used);
+    return used;
   }
 
   async ensureIndexes(): Promise<void> {
@@ -79,7 +99,7 @@ export class QuotaCountersStore {
     const chargeId = options.chargeId ?? newChargeId();
     const fieldsOnCreate = counterFields(accountId, quota, options.now);
     const entry = { charge: chargeId };
-    return databaseBackend(async () => {
+    const charged = await databaseBackend(async () => {
       if (limit === null) {
         const used = await addUnbounded(this.counters, counterId, want, fieldsOnCreate, entry);
         return { counterId, chargeId, granted: want, used };
@@ -93,6 +113,8 @@ export class QuotaCountersStore {
         ? { counterId, chargeId, granted: 0, used: await readUsed(this.counters, counterId) }
         : { counterId, chargeId, granted: want, used };
     });
+    this.sawUsed(counterId, charged.used);
+    return charged;
   }
 
   /**
@@ -102,7 +124,7 @@ export class QuotaCountersStore {
    */
   async giveBack(charge: ChargeRef, amount: number): Promise<number> {
     const { counterId, chargeId } = charge;
-    return databaseBackend(
+    const used = await databaseBackend(
       async () =>
         (await giveBackPartOfCharge(this.counters, counterId, chargeId, amount)) ??
         // The entry was trimmed from the journal (CHARGE_JOURNAL_LENGTH later charges within one
@@ -110,6 +132,7 @@ export class QuotaCountersStore {
         (await subtract(this.counters, counterId, amount)) ??
         readUsed(this.counters, counterId),
     );
+    return this.sawUsed(counterId, used);
   }
 
   /**

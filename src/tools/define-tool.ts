@@ -53,6 +53,20 @@ export interface Meter {
     want: number,
     options?: { partial?: boolean },
   ): Promise<{ granted: number; quota: QuotaState }>;
+  /**
+   * Charges as `charge` does and runs `work`, which fetches at most `size` results for what is
+   * charged. Where this process last saw at least `want` left (or the quota has no limit), the
+   * charge and `work(want)` run side by side, so the call does not wait for MongoDB before the
+   * search; another process may have taken part of the quota meanwhile, so the caller keeps only
+   * `granted` of what `work` found. Elsewhere the charge comes first and `work(granted)` follows:
+   * with nothing left, no work is done. A failure of either fails the call, which refunds the charge.
+   */
+  chargeAlongside<T>(
+    quota: QuotaKey,
+    want: number,
+    options: { partial?: boolean },
+    work: (size: number) => Promise<T>,
+  ): Promise<{ granted: number; quota: QuotaState; result: T }>;
   /** Charges exactly one unit; the quota state after the charge. */
   require(quota: QuotaKey): Promise<QuotaState>;
   /** The quota state without charging. */

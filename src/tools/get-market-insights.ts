@@ -26,12 +26,11 @@ export const getMarketInsights = defineTool({
       'An interactive chart and table of a get_market_insights result, with controls to regroup it (each change is one more insight query).',
   },
   async handler(args, { meter, now, services }) {
-    // Built first, so that a bad filter is refused before anything is charged; charged before
-    // the search, so that with nothing left the call is refused without one.
+    // Built first, so that a bad filter is refused before anything is charged; charged with the
+    // search (Meter.chargeAlongside), so that with nothing left the call is refused.
     const query = buildInsightsQuery(args, now);
-    const quota = await meter.require('insight_queries');
-    const response = await searchBackend(() =>
-      services.elasticsearch.search({ index: services.indices.leads, ...query.body }),
+    const { quota, result: response } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
+      searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...query.body })),
     );
     const insights = shapeInsights(args, response as InsightsResponse, query.notes, now);
     return { ...insights, quota };

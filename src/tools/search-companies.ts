@@ -25,15 +25,20 @@ export const searchCompanies = defineTool({
   async handler(args, { meter, now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_companies', args };
     const plan = planPage(search);
-    // The page is reserved before the search, as in search_leads; then only the companies listed
-    // are charged: one whose profile is missing is ranked but cannot be listed.
-    const reserved = await meter.charge('company_explores', plan.size, { partial: true });
-    const window = { offset: plan.position.served, size: reserved.granted };
-    const ranking = buildCompanyRanking(args, now, window);
-    const response = await searchBackend(() =>
-      services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
+    // The page is reserved with the ranking, as in search_leads; then only the companies listed
+    // are charged: one whose profile is missing is ranked but cannot be listed. The ranking is
+    // asked for the whole page and read for what the quota granted.
+    const ranking = buildCompanyRanking(args, now, { offset: plan.position.served, size: plan.size });
+    const { result: response, ...reserved } = await meter.chargeAlongside(
+      'company_explores',
+      plan.size,
+      { partial: true },
+      () =>
+        searchBackend(() =>
+          services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
+        ),
     );
-    const ranked = readCompanyRanking(response, window);
+    const ranked = readCompanyRanking(response, { offset: plan.position.served, size: reserved.granted });
     const profiles = await fetchCompanies(
       services,
       ranked.companies.map((company) => company.companyId),

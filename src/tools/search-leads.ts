@@ -28,17 +28,18 @@ export const searchLeads = defineTool({
     const plan = planPage(search);
     // Built first, so that a bad argument is refused before anything is charged.
     const query = buildLeadSearch(args, plan.position, plan.size, now);
-    // The page is reserved before the search: with nothing left the call is refused without one,
-    // the search fetches only what the quota granted, and what the page did not fill goes back.
-    const reserved = await meter.charge('lead_explores', plan.size, { partial: true });
-    const response = await searchBackend(() =>
-      services.elasticsearch.search<LeadDoc>({
-        index: services.indices.leads,
-        ...query.body,
-        size: reserved.granted,
-      }),
+    // The page is reserved with the search (Meter.chargeAlongside): with nothing left the call is
+    // refused, the page holds only what the quota granted, and what it did not fill goes back.
+    const { result: response, ...reserved } = await meter.chargeAlongside(
+      'lead_explores',
+      plan.size,
+      { partial: true },
+      (size) =>
+        searchBackend(() =>
+          services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body, size }),
+        ),
     );
-    const hits = response.hits.hits;
+    const hits = response.hits.hits.slice(0, reserved.granted);
     const unused = reserved.granted - hits.length;
     const [quota, unlocked] = await Promise.all([
       unused > 0 ? meter.refundUnused('lead_explores', unused) : reserved.quota,

@@ -3,6 +3,7 @@ import type { CompanyDoc, LeadDoc } from '../../src/domain/documents.js';
 import { foldKey } from '../../src/domain/fold.js';
 import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
 import { connectMongo, type MongoHandle } from '../../src/stores/mongo.js';
+import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
 import { UnlocksStore } from '../../src/stores/unlocks.js';
 import { tools } from '../../src/tools/registry.js';
 import { type BackendProxies, startBackendProxies } from '../support/backend-proxies.js';
@@ -123,6 +124,97 @@ describe('charges that match what was served', () => {
       }
     });
     expect(await used()).toEqual(before);
+  });
+
+  /**
+   * Charges this process has seen room for run alongside their search (Meter.chargeAlongside).
+   * "Another process" is a second QuotaCountersStore on the same database: it charges the same
+   * counters while this server's memory of them goes stale, as a second server process would.
+   */
+  describe('charged alongside the search', () => {
+    const anotherProcess = () => new QuotaCountersStore(server.services.mongo.db);
+
+    it('a page keeps only what the quota granted when another process took the rest meanwhile, and its cursor goes on from there', async () => {
+      const reference = await accountWithQuotas({});
+      const all = await callOk(reference.key, 'search_leads', { page_size: 20 });
+      const ids = (page: Json) => page.leads.map((lead: Json) => lead.id);
+
+      const { key, accountId, used } = await accountWithQuotas({ lead_explores: 30 });
+      const first = await callOk(key, 'search_leads', { page_size: 10 });
+      expect(ids(first)).toEqual(ids(all).slice(0, 10));
+      // This server saw 20 left; another process takes 15 of them.
+      await anotherProcess().charge(accountId, 'lead_explores', 15, 30, { partial: false, now: SEEDED_NOW });
+
+      const second = await callOk(key, 'search_leads', { page_size: 10, cursor: first.next_cursor });
+      expect(ids(second)).toEqual(ids(all).slice(10, 15));
+      expect(second.returned).toBe(5);
+      expect(second.quota).toMatchObject({ used: 30, limit: 30, remaining: 0 });
+      expect(second.notes.join(' ')).toMatch(/only 5 results because that is all the lead_explores quota/);
+      expect(await used()).toMatchObject({ lead_explores: 30 });
+      // The cursor resumes after the fifth lead, not after the tenth the search fetched.
+      const third = await callOk(reference.key, 'search_leads', { page_size: 5, cursor: second.next_cursor });
+      expect(ids(third)).toEqual(ids(all).slice(15, 20));
+    });
+
+    it('a ranking keeps only the companies the quota granted when another process took the rest', async () => {
+      const reference = await accountWithQuotas({});
+      const all = await callOk(reference.key, 'search_companies', { page_size: 10 });
+      const { key, accountId, used } = await accountWithQuotas({ company_explores: 10 });
+      await callOk(key, 'search_companies', { page_size: 3 });
+      await anotherProcess().charge(accountId, 'company_explores', 5, 10, {
+        partial: false,
+        now: SEEDED_NOW,
+      });
+
+      const second = await callOk(key, 'search_companies', { page_size: 5 });
+      expect(second.companies.map((company: Json) => company.id)).toEqual(
+        all.companies.slice(0, 2).map((company: Json) => company.id),
+      );
+      expect(second.quota).toMatchObject({ used: 10, remaining: 0 });
+      expect(await used()).toMatchObject({ company_explores: 10 });
+    });
+
+    it('a charge refused alongside its search answers quota_exceeded and keeps nothing', async () => {
+      const { key, accountId, used } = await accountWithQuotas({ lead_explores: 20, insight_queries: 2 });
+      await callOk(key, 'search_leads', { page_size: 10 });
+      await callOk(key, 'get_market_insights', { group_by: 'city' });
+      const other = anotherProcess();
+      await other.charge(accountId, 'lead_explores', 10, 20, { partial: false, now: SEEDED_NOW });
+      await other.charge(accountId, 'insight_queries', 1, 2, { partial: false, now: SEEDED_NOW });
+      for (const [tool, args, quota] of [
+        ['search_leads', { page_size: 10 }, 'lead_explores'],
+        ['get_market_insights', { group_by: 'skill' }, 'insight_queries'],
+      ] as const) {
+        expect(toolError(await call(key, tool, args)), tool).toMatchObject({
+          code: 'quota_exceeded',
+          details: { quota },
+        });
+      }
+      expect(await used()).toMatchObject({ lead_explores: 20, insight_queries: 2 });
+    });
+
+    it('a search that fails alongside its charge answers unavailable and keeps no charge', async () => {
+      const { key, used } = await accountWithQuotas({
+        lead_explores: 100,
+        company_explores: 100,
+        insight_queries: 100,
+      });
+      // Room seen on every counter, so each call below charges alongside its search.
+      await callOk(key, 'search_leads', { page_size: 1 });
+      await callOk(key, 'search_companies', { page_size: 1 });
+      await callOk(key, 'get_market_insights', { group_by: 'city' });
+      const before = await used();
+      await whileCut(searchProxy, async () => {
+        for (const [tool, args] of [
+          ['search_leads', { page_size: 25 }],
+          ['search_companies', { page_size: 25 }],
+          ['get_market_insights', { group_by: 'city', limit: 50 }],
+        ] as const) {
+          expect(toolError(await call(key, tool, args)), tool).toMatchObject({ code: 'unavailable' });
+        }
+      });
+      expect(await used()).toEqual(before);
+    });
   });
 
   it('an account with nothing left is refused with quota_exceeded before any search runs', async () => {
