@@ -4,10 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/stack/settings.js';
-import { type ServerProcess, startServerProcess } from '../fuzz/server-process.js';
-import { openDirectServices } from '../support/backend-proxies.js';
-import { testEnv } from '../support/backends.js';
 import {
   checkoutPathOf,
   copiedPaths,
@@ -18,7 +14,11 @@ import {
   onlyInstruction,
   pathsCopiedBy,
   readDockerfile,
-} from '../support/dockerfile.js';
+} from '../../scripts/dockerfile.js';
+import { projectRoot } from '../../scripts/stack/settings.js';
+import { type ServerProcess, startServerProcess } from '../fuzz/server-process.js';
+import { openDirectServices } from '../support/backend-proxies.js';
+import { testEnv } from '../support/backends.js';
 import { accountUsageAnswer } from '../support/mcp-client.js';
 import { createAccountWithKey } from '../support/test-server.js';
 

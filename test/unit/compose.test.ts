@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { finalStage, healthcheckCommand, readDockerfile } from '../../scripts/dockerfile.js';
 import { projectRoot } from '../../scripts/stack/settings.js';
 import { stackVersions } from '../../scripts/stack/versions.js';
-import { finalStage, healthcheckCommand, readDockerfile } from '../support/dockerfile.js';
 
 interface Service {
   image?: string;

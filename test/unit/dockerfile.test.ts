@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/stack/settings.js';
 import {
   copiedPaths,
   execForm,
@@ -10,7 +9,8 @@ import {
   instructions,
   onlyInstruction,
   readDockerfile,
-} from '../support/dockerfile.js';
+} from '../../scripts/dockerfile.js';
+import { projectRoot } from '../../scripts/stack/settings.js';
 
 const stages = readDockerfile();
 const runtime = finalStage(stages);
@@ -64,7 +64,11 @@ describe('Dockerfile', () => {
   });
 
   it('starts the compiled server with node and checks its health on /readyz', () => {
-    expect(execForm(onlyInstruction(runtime, 'CMD').rest)).toEqual(['node', 'dist/main.js']);
+    expect(execForm(onlyInstruction(runtime, 'CMD').rest)).toEqual([
+      'node',
+      '--max-semi-space-size=16',
+      'dist/main.js',
+    ]);
     const healthcheck = healthcheckCommand(runtime);
     expect(healthcheck[0]).toBe('node');
     expect(healthcheck.join(' ')).toContain('/readyz');
