@@ -37,7 +37,7 @@ function ownerOf(url: string, functionName: string): string {
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (inPackage) return inPackage[1] as string;
   if (url.startsWith('node:')) return 'node internals';
-  const ours = /\/((?:src|bench|scripts)\/.*)$/.exec(url);
+  const ours = /\/((?:src|dist|bench|scripts)\/.*)$/.exec(url);
   return ours ? (ours[1] as string) : url;
 }
 

@@ -1,6 +1,17 @@
-/** The benchmark's own server processes (src/main.ts), one per port, each a child of this process. */
-import { type ChildProcess, spawn } from 'node:child_process';
+/**
+ * The benchmark's own server processes, one per port, each a child of this process, run as the image
+ * runs the server: the compiled `dist/` (built first) started by the Dockerfile's CMD with its ENV,
+ * rather than the TypeScript sources through a loader.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  environmentOf,
+  execForm,
+  finalStage,
+  onlyInstruction,
+  readDockerfile,
+} from '../scripts/dockerfile.js';
 import { buildViews } from '../scripts/views/build-views.js';
 
 const METRICS_PORT_OFFSET = 1000;
@@ -26,6 +37,11 @@ export async function startServers(
 ): Promise<BenchServers> {
   // Each process reads the built views at start.
   await buildViews();
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  const image = finalStage(readDockerfile());
+  const [, ...nodeArguments] = execForm(onlyInstruction(image, 'CMD').rest);
   const ports = Array.from({ length: count }, (_, index) => firstPort + index);
   const profiling = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const children: ChildProcess[] = [];
@@ -35,10 +51,13 @@ export async function startServers(
   try {
     for (const port of ports) {
       children.push(
-        spawn(process.execPath, [...profiling, '--import', 'tsx', 'src/main.ts'], {
+        spawn(process.execPath, [...profiling, ...nodeArguments], {
           stdio: ['ignore', 'ignore', 'inherit'],
           env: {
             ...env,
+            ...environmentOf(image),
+            // The image listens on its container's own network; here that would be the machine's.
+            HOST: '127.0.0.1',
             PORT: String(port),
             METRICS_PORT: String(port + METRICS_PORT_OFFSET),
             LOG_LEVEL: 'warn',
