@@ -1,6 +1,7 @@
 /** What one `npm run bench` measured: one JSON-ready object, and the text tables made from it. */
 import type { CpuByProcess } from './cpu.js';
 import type { Figures, Ratios, Summary } from './latency.js';
+import type { LimitsAcrossProcesses } from './limits.js';
 
 interface PathRun {
   latency: Summary;
@@ -28,8 +29,10 @@ export interface BenchResult {
   mongoCommandsCounted: string;
   notes: string[];
   runs: ConcurrencyRun[];
-  /** Peak resident memory (VmHWM) of each server process at the end of the benchmark. */
+  /** Peak resident memory (VmHWM) of each server process after the timed runs. */
   serverPeakResidentMiB: number[];
+  /** Whether quotas and calls per minute held exactly across the server processes. */
+  limits: LimitsAcrossProcesses;
 }
 
 const ms = (value: number) => value.toFixed(1).padStart(7);
@@ -88,5 +91,23 @@ export function printResult(result: BenchResult, log: (line: string) => void): v
   for (const note of result.notes) log(`note: ${note}`);
   log(
     `server peak resident memory: ${result.serverPeakResidentMiB.map((mib) => `${mib.toFixed(0)} MiB`).join(', ')}`,
+  );
+  printLimits(result.limits, log);
+}
+
+function printLimits(limits: LimitsAcrossProcesses, log: (line: string) => void): void {
+  const verdict = (exact: boolean) => (exact ? 'exact' : 'NOT EXACT');
+  const refused = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([code, count]) => `${count} ${code}`)
+      .join(', ') || 'none';
+  const { leadExplores: quota, callsPerMinute: rate } = limits;
+  log(`
+limits across ${limits.processes} server process(es), calls sent round-robin:`);
+  log(
+    `  lead_explores quota ${quota.limit}: ${quota.calls} search_leads calls served ${quota.served} leads, the counter says ${quota.counted}: ${verdict(quota.exact)} (refused: ${refused(quota.refused)})`,
+  );
+  log(
+    `  calls_per_minute ${rate.limit}: ${rate.calls} calls in one minute, ${rate.allowed} allowed: ${verdict(rate.exact)} (refused: ${refused(rate.refused)})`,
   );
 }

@@ -9,11 +9,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
-import { SCOPES } from '../src/auth/scopes.js';
 import { parseConfig } from '../src/config.js';
 import { parseToolArguments } from '../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
@@ -21,12 +19,12 @@ import { buildCompanyRanking, readCompanyRanking } from '../src/search/company-q
 import { FIRST_PAGE } from '../src/search/cursor.js';
 import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
-import { AccountsStore } from '../src/stores/accounts.js';
-import { ApiKeysStore } from '../src/stores/api-keys.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
-import { connectMongo } from '../src/stores/mongo.js';
+import { BenchAccounts } from './accounts.js';
 import { type WatchedProcesses, watchProcesses, withCpuPerCall } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
+import { checkLimitsAcrossProcesses } from './limits.js';
+import { callTool, closeConnections } from './mcp-client.js';
 import { COUNTED, mongoCommandsSent } from './mongo-commands.js';
 import { peakResidentMiB } from './proc.js';
 import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
@@ -135,61 +133,9 @@ function directSearch(call: Call, now: Date) {
   }
 }
 
-/**
- * The load generator's HTTP client for /mcp: node:http with keep-alive connections, about as lean
- * as the Elasticsearch client's pool on the direct path. (`fetch` costs the benchmark process
- * several tenths of a millisecond more per call, taken from the CPUs the servers share.)
- */
-const mcpAgent = new http.Agent({ keepAlive: true });
-
-function postJson(
-  url: URL,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent: mcpAgent,
-        headers: {
-          ...headers,
-          'Content-Type': 'application/json',
-          'Content-Length': Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 async function viaMcp(call: Call, url: URL, apiKey: string, id: number): Promise<void> {
-  const response = await postJson(
-    url,
-    { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: call.tool, arguments: call.args },
-    }),
-  );
-  const body = JSON.parse(response.text) as {
-    result?: { isError?: boolean; content?: Array<{ text: string }> };
-  };
-  if (response.status !== 200 || body.result?.isError) {
-    throw new Error(`${call.tool} failed: ${response.status} ${body.result?.content?.[0]?.text ?? ''}`);
-  }
+  const answer = await callTool(url, apiKey, id, call.tool, call.args);
+  if (answer.isError) throw new Error(`${call.tool} failed: ${answer.errorCode}`);
 }
 
 /** Sends `calls` calls of the mix from `concurrency` workers; returns each call's latency. */
@@ -211,33 +157,6 @@ async function measure(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return summarise(timings, (performance.now() - started) / 1000);
-}
-
-async function createBenchKey(): Promise<string> {
-  const mongo = await connectMongo(settings);
-  try {
-    const accounts = new AccountsStore(mongo.db);
-    const apiKeys = new ApiKeysStore(mongo.db);
-    const now = new Date();
-    const account = await accounts.create({
-      email: `bench-${now.getTime()}@hiring-leads.example`,
-      plan: 'scale',
-      subscription_status: 'active',
-      now,
-    });
-    // A benchmark measures speed, not the plan's limits.
-    await accounts.update(
-      account._id,
-      {
-        quota_overrides: { lead_explores: null, company_explores: null, insight_queries: null },
-        calls_per_minute_override: 1_000_000,
-      },
-      now,
-    );
-    return (await apiKeys.create(account._id, [...SCOPES], now)).key;
-  } finally {
-    await mongo.client.close();
-  }
 }
 
 function commitUnderTest(): string {
@@ -298,7 +217,8 @@ async function runAt(
 }
 
 async function main(): Promise<void> {
-  const apiKey = await createBenchKey();
+  const accounts = await BenchAccounts.open(settings);
+  const { key: apiKey } = await accounts.create();
   const servers = await startServers(processCount, settings.PORT, flags.profile, {
     ...process.env,
     SERVER_SECRET: serverSecret,
@@ -324,6 +244,8 @@ async function main(): Promise<void> {
     for (const concurrency of concurrencies) {
       runs.push(await runAt(concurrency, watched, servers.metricsUrls, sendMcp));
     }
+    const serverPeakResidentMiB = servers.pids.map(peakResidentMiB);
+    const limits = await checkLimitsAcrossProcesses(urls, accounts);
     const result: BenchResult = {
       commit: commitUnderTest(),
       machine: { cpus: os.availableParallelism(), memoryMiB: Math.round(os.totalmem() / 2 ** 20) },
@@ -338,18 +260,20 @@ async function main(): Promise<void> {
       mongoCommandsCounted: COUNTED,
       notes: watched.notes,
       runs,
-      serverPeakResidentMiB: servers.pids.map(peakResidentMiB),
+      serverPeakResidentMiB,
+      limits,
     };
     printResult(result, log);
+    if (!limits.leadExplores.exact || !limits.callsPerMinute.exact) process.exitCode = 1;
     if (output.json) {
       const json = `${JSON.stringify(result, null, 2)}\n`;
       if (output.jsonFile) writeFileSync(output.jsonFile, json);
       else process.stdout.write(json);
     }
   } finally {
-    mcpAgent.destroy();
+    closeConnections();
     servers.stop();
-    await elasticsearch.close();
+    await Promise.all([elasticsearch.close(), accounts.close()]);
   }
 }
 
