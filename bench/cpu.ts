@@ -65,18 +65,28 @@ function benchCpuMillis(): number {
   return (user + system) / 1000;
 }
 
-/** Runs `phase` and returns its result with each watched process's CPU milliseconds per call. */
-export async function withCpuPerCall<T>(
+/** Runs `phase` and returns its result with the CPU milliseconds each watched process spent meanwhile. */
+export async function withCpuSpent<T>(
   watched: WatchedProcesses,
-  calls: number,
   phase: () => Promise<T>,
-): Promise<{ result: T; cpuMsPerCall: CpuByProcess }> {
+): Promise<{ result: T; cpuMs: CpuByProcess }> {
   const before = readCpu(watched);
   const result = await phase();
   const after = readCpu(watched);
-  const cpuMsPerCall: CpuByProcess = {};
+  const cpuMs: CpuByProcess = {};
   for (const role of Object.keys(after) as ProcessRole[]) {
-    cpuMsPerCall[role] = ((after[role] ?? 0) - (before[role] ?? 0)) / calls;
+    cpuMs[role] = (after[role] ?? 0) - (before[role] ?? 0);
   }
-  return { result, cpuMsPerCall };
+  return { result, cpuMs };
+}
+
+export function addCpu(total: CpuByProcess, more: CpuByProcess): CpuByProcess {
+  const sum: CpuByProcess = { ...total };
+  for (const [role, ms] of Object.entries(more) as Array<[ProcessRole, number]>)
+    sum[role] = (sum[role] ?? 0) + ms;
+  return sum;
+}
+
+export function cpuPerCall(total: CpuByProcess, calls: number): CpuByProcess {
+  return Object.fromEntries(Object.entries(total).map(([role, ms]) => [role, ms / calls]));
 }

@@ -21,7 +21,14 @@ import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
 import { BenchAccounts } from './accounts.js';
-import { type WatchedProcesses, watchProcesses, withCpuPerCall } from './cpu.js';
+import {
+  addCpu,
+  type CpuByProcess,
+  cpuPerCall,
+  type WatchedProcesses,
+  watchProcesses,
+  withCpuSpent,
+} from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
 import { checkLimitsAcrossProcesses } from './limits.js';
 import { callTool, closeConnections } from './mcp-client.js';
@@ -76,12 +83,17 @@ const flags = parseArgs({
     processes: { type: 'string', default: '1' },
     profile: { type: 'string' },
     warmup: { type: 'string', default: '3000' },
+    rounds: { type: 'string', default: '4' },
   },
 }).values;
 const requests = Number(flags.requests);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 const processCount = Number(flags.processes);
 const warmupCalls = Number(flags.warmup);
+const rounds = Number(flags.rounds);
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > requests) {
+  throw new Error('--rounds must be a whole number from 1 to --requests');
+}
 /** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
 const WARMUP_CONCURRENCY = 8;
 if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
@@ -138,17 +150,21 @@ async function viaMcp(call: Call, url: URL, apiKey: string, id: number): Promise
   if (answer.isError) throw new Error(`${call.tool} failed: ${answer.errorCode}`);
 }
 
-/** Sends `calls` calls of the mix from `concurrency` workers; returns each call's latency. */
+/**
+ * Sends `calls` calls of the mix from `concurrency` workers, the mix going on from call number
+ * `firstId`; returns each call's latency and the seconds the whole took.
+ */
 async function measure(
   concurrency: number,
   send: (call: Call, id: number) => Promise<unknown>,
-  calls = requests,
-) {
+  calls: number,
+  firstId = 0,
+): Promise<{ timings: Timing[]; seconds: number }> {
   const timings: Timing[] = [];
-  let next = 0;
+  let next = firstId;
   const started = performance.now();
   const worker = async () => {
-    for (let id = next++; id < calls; id = next++) {
+    for (let id = next++; id < firstId + calls; id = next++) {
       const call = MIX[id % MIX.length] as Call;
       const t0 = performance.now();
       await send(call, id);
@@ -156,7 +172,25 @@ async function measure(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return summarise(timings, (performance.now() - started) / 1000);
+  return { timings, seconds: (performance.now() - started) / 1000 };
+}
+
+/** One path's calls over the rounds of a run: their latencies, the seconds they took, the CPU spent. */
+interface PathTally {
+  timings: Timing[];
+  seconds: number;
+  cpuMs: CpuByProcess;
+}
+
+async function addSlice(
+  tally: PathTally,
+  watched: WatchedProcesses,
+  slice: () => Promise<{ timings: Timing[]; seconds: number }>,
+): Promise<void> {
+  const { result, cpuMs } = await withCpuSpent(watched, slice);
+  tally.timings.push(...result.timings);
+  tally.seconds += result.seconds;
+  tally.cpuMs = addCpu(tally.cpuMs, cpuMs);
 }
 
 function commitUnderTest(): string {
@@ -181,6 +215,17 @@ function difference(after: Record<string, number>, before: Record<string, number
   );
 }
 
+/**
+ * The run at one concurrency: `requests` calls on each path, in `rounds` slices that alternate
+ * direct, /mcp, /mcp, direct, ..., so that what drifts on this machine during a run (the engine's
+ * garbage collection and caches, other tenants of the host) falls on both paths alike.
+ */
+function addCounts(total: Record<string, number>, more: Record<string, number>): Record<string, number> {
+  const sum = { ...total };
+  for (const [name, count] of Object.entries(more)) sum[name] = (sum[name] ?? 0) + count;
+  return sum;
+}
+
 async function runAt(
   concurrency: number,
   watched: WatchedProcesses,
@@ -188,27 +233,40 @@ async function runAt(
   sendMcp: (call: Call, id: number) => Promise<void>,
 ): Promise<ConcurrencyRun> {
   const now = new Date();
-  const direct = await withCpuPerCall(watched, requests, () =>
-    measure(concurrency, (call) => directCall(call, now)),
-  );
-  const commandsBefore = await mongoCommandsSent(metricsUrls);
-  const mcp = await withCpuPerCall(watched, requests, () => measure(concurrency, sendMcp));
-  const mongoCommands = difference(await mongoCommandsSent(metricsUrls), commandsBefore);
+  const direct: PathTally = { timings: [], seconds: 0, cpuMs: {} };
+  const mcp: PathTally = { timings: [], seconds: 0, cpuMs: {} };
+  let mongoCommands: Record<string, number> = {};
+  const sendDirect = (call: Call) => directCall(call, now);
+  for (let round = 0, firstId = 0; round < rounds; round++) {
+    const calls = Math.floor((requests * (round + 1)) / rounds) - firstId;
+    const slice = (send: (call: Call, id: number) => Promise<unknown>) => () =>
+      measure(concurrency, send, calls, firstId);
+    const mcpSlice = async () => {
+      const before = await mongoCommandsSent(metricsUrls);
+      await addSlice(mcp, watched, slice(sendMcp));
+      mongoCommands = addCounts(mongoCommands, difference(await mongoCommandsSent(metricsUrls), before));
+    };
+    const directSlice = () => addSlice(direct, watched, slice(sendDirect));
+    for (const path of round % 2 === 0 ? [directSlice, mcpSlice] : [mcpSlice, directSlice]) await path();
+    firstId += calls;
+  }
+  const directSummary = summarise(direct.timings, direct.seconds);
+  const mcpSummary = summarise(mcp.timings, mcp.seconds);
   const total = Object.values(mongoCommands).reduce((sum, count) => sum + count, 0);
   return {
     concurrency,
-    direct: { latency: direct.result, cpuMsPerCall: direct.cpuMsPerCall },
+    direct: { latency: directSummary, cpuMsPerCall: cpuPerCall(direct.cpuMs, requests) },
     mcp: {
-      latency: mcp.result,
-      cpuMsPerCall: mcp.cpuMsPerCall,
+      latency: mcpSummary,
+      cpuMsPerCall: cpuPerCall(mcp.cpuMs, requests),
       mongoCommandsPerCall: total / requests,
       mongoCommands,
     },
     ratios: {
-      all: ratios(mcp.result.all, direct.result.all),
+      all: ratios(mcpSummary.all, directSummary.all),
       tools: Object.fromEntries(
-        Object.entries(mcp.result.tools).flatMap(([tool, figures]) => {
-          const baseline = direct.result.tools[tool];
+        Object.entries(mcpSummary.tools).flatMap(([tool, figures]) => {
+          const baseline = directSummary.tools[tool];
           return baseline ? [[tool, ratios(figures, baseline)]] : [];
         }),
       ),
