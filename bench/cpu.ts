@@ -80,13 +80,6 @@ export async function withCpuSpent<T>(
   return { result, cpuMs };
 }
 
-export function addCpu(total: CpuByProcess, more: CpuByProcess): CpuByProcess {
-  const sum: CpuByProcess = { ...total };
-  for (const [role, ms] of Object.entries(more) as Array<[ProcessRole, number]>)
-    sum[role] = (sum[role] ?? 0) + ms;
-  return sum;
-}
-
 export function cpuPerCall(total: CpuByProcess, calls: number): CpuByProcess {
   return Object.fromEntries(Object.entries(total).map(([role, ms]) => [role, ms / calls]));
 }

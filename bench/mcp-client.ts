@@ -6,7 +6,6 @@
 import http from 'node:http';
 
 export interface ToolAnswer {
-  status: number;
   isError: boolean;
   /** The error's `code` when `isError`. */
   errorCode?: string;
@@ -41,7 +40,6 @@ export async function callTool(
     ? (JSON.parse(content?.[0]?.text ?? '{}') as { error?: { code?: string } }).error?.code
     : undefined;
   return {
-    status,
     isError,
     ...(errorCode && { errorCode }),
     ...(structuredContent && { structuredContent }),

@@ -21,14 +21,7 @@ import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
 import { BenchAccounts } from './accounts.js';
-import {
-  addCpu,
-  type CpuByProcess,
-  cpuPerCall,
-  type WatchedProcesses,
-  watchProcesses,
-  withCpuSpent,
-} from './cpu.js';
+import { type CpuByProcess, cpuPerCall, type WatchedProcesses, watchProcesses, withCpuSpent } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
 import { checkLimitsAcrossProcesses } from './limits.js';
 import { callTool, closeConnections } from './mcp-client.js';
@@ -90,13 +83,13 @@ const requests = Number(flags.requests);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 const processCount = Number(flags.processes);
 const warmupCalls = Number(flags.warmup);
+if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
+/** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
+const WARMUP_CONCURRENCY = 8;
 const rounds = Number(flags.rounds);
 if (!Number.isInteger(rounds) || rounds < 1 || rounds > requests) {
   throw new Error('--rounds must be a whole number from 1 to --requests');
 }
-/** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
-const WARMUP_CONCURRENCY = 8;
-if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
 if (!Number.isInteger(processCount) || processCount < 1)
   throw new Error('--processes must be a whole number ≥ 1');
 /** With the JSON on stdout, the tables go to stderr so stdout stays one JSON object. */
@@ -190,7 +183,7 @@ async function addSlice(
   const { result, cpuMs } = await withCpuSpent(watched, slice);
   tally.timings.push(...result.timings);
   tally.seconds += result.seconds;
-  tally.cpuMs = addCpu(tally.cpuMs, cpuMs);
+  tally.cpuMs = addByName(tally.cpuMs, cpuMs);
 }
 
 function commitUnderTest(): string {
@@ -215,17 +208,18 @@ function difference(after: Record<string, number>, before: Record<string, number
   );
 }
 
+/** Adds up two tallies by name: CPU milliseconds by process, MongoDB commands by command. */
+function addByName<Tally extends Partial<Record<string, number>>>(total: Tally, more: Tally): Tally {
+  const sum: Partial<Record<string, number>> = { ...total };
+  for (const [name, count] of Object.entries(more)) sum[name] = (sum[name] ?? 0) + (count ?? 0);
+  return sum as Tally;
+}
+
 /**
  * The run at one concurrency: `requests` calls on each path, in `rounds` slices that alternate
  * direct, /mcp, /mcp, direct, ..., so that what drifts on this machine during a run (the engine's
  * garbage collection and caches, other tenants of the host) falls on both paths alike.
  */
-function addCounts(total: Record<string, number>, more: Record<string, number>): Record<string, number> {
-  const sum = { ...total };
-  for (const [name, count] of Object.entries(more)) sum[name] = (sum[name] ?? 0) + count;
-  return sum;
-}
-
 async function runAt(
   concurrency: number,
   watched: WatchedProcesses,
@@ -244,7 +238,7 @@ async function runAt(
     const mcpSlice = async () => {
       const before = await mongoCommandsSent(metricsUrls);
       await addSlice(mcp, watched, slice(sendMcp));
-      mongoCommands = addCounts(mongoCommands, difference(await mongoCommandsSent(metricsUrls), before));
+      mongoCommands = addByName(mongoCommands, difference(await mongoCommandsSent(metricsUrls), before));
     };
     const directSlice = () => addSlice(direct, watched, slice(sendDirect));
     for (const path of round % 2 === 0 ? [directSlice, mcpSlice] : [mcpSlice, directSlice]) await path();

@@ -4,8 +4,9 @@ import { projectRoot } from './stack/settings.js';
 
 /**
  * The Dockerfile as data, for the tests that hold the image to its promises without a Docker
- * engine, and for the benchmark, which runs the server as the image does. It reads the subset of the syntax our Dockerfile uses and refuses anything else, so a
- * new construct fails loudly here instead of being misread.
+ * engine, and for the benchmark, which runs the server as the image does. It reads the subset of
+ * the syntax our Dockerfile uses and refuses anything else, so a new construct fails loudly here
+ * instead of being misread.
  */
 
 export interface Instruction {
