@@ -67,10 +67,18 @@ describe('Dockerfile', () => {
     expect(execForm(onlyInstruction(runtime, 'CMD').rest)).toEqual([
       'node',
       '--max-semi-space-size=16',
+      '--max-old-space-size=384',
       'dist/main.js',
     ]);
     const healthcheck = healthcheckCommand(runtime);
     expect(healthcheck[0]).toBe('node');
     expect(healthcheck.join(' ')).toContain('/readyz');
+  });
+
+  it('starts the server as `npm start` does, with the same Node flags', () => {
+    const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.start?.split(' ')).toEqual(execForm(onlyInstruction(runtime, 'CMD').rest));
   });
 });
