@@ -164,7 +164,7 @@ export function createCallMeter(deps: {
       // One write, which lowers the journal entry too: if the call fails later, its refund returns
       // only the rest. Should this write fail without an answer, the refund reads the entry and
       // returns exactly what it still holds, whether or not the give-back landed.
-      const used = await track(holding, store.giveBack(holding, unused), () => units - unused);
+      const used = await track(holding, store.giveBack(holding, units, unused), () => units - unused);
       metrics.quotaRefunded(quota, unused);
       return quotaState(used, limits.daily_quotas[quota], now);
     },

@@ -16,15 +16,26 @@ export interface CounterDoc {
    */
   journal?: string[];
   /**
-   * The latest charges, oldest first, each with the units it still holds: what lets a charge be
-   * taken back at most once (see `takeBackCharge`). Absent until one is made.
+   * The latest charges, oldest first, each with the units it still holds (`chargeEntry`): what lets
+   * a charge be taken back at most once (see `takeBackCharge`). Absent until one is made.
    */
-  charges?: ChargeEntry[];
+  charges?: string[];
 }
 
-export interface ChargeEntry {
-  id: string;
-  units: number;
+/**
+ * A charge's journal entry: `<charge id>:<units it holds>`, one short string. Every metered call
+ * rewrites its counter with the whole journal, and a string costs the database far less to read
+ * and write than a `{ id, units }` sub-document (docs/performance.md, "The charge journal"). An
+ * entry is matched whole, so a condition on it is a condition on both the id and the units.
+ */
+export function chargeEntry(chargeId: string, units: number): string {
+  return `${chargeId}:${units}`;
+}
+
+/** The id and units of a journal entry written by `chargeEntry`; charge ids never contain ':'. */
+export function parseChargeEntry(entry: string): { id: string; units: number } {
+  const at = entry.lastIndexOf(':');
+  return { id: entry.slice(0, at), units: Number(entry.slice(at + 1)) };
 }
 
 /**
@@ -32,14 +43,14 @@ export interface ChargeEntry {
  * so it can be taken back at most once, whoever tries and however often:
  * - `reservation`: its id is pushed onto `journal` until it is settled (`settleJournalled`) or
  *   cancelled (`subtractJournalled`); used by enrich_lead, whose charge spans several documents.
- * - `charge`: `{ id, units added }` is pushed onto `charges`, of which only the latest
+ * - `charge`: its entry (`chargeEntry`) is pushed onto `charges`, of which only the latest
  *   CHARGE_JOURNAL_LENGTH are kept, so that a successful call needs no second write to close its
  *   entry. The two kinds stay apart so that trimming `charges` never drops an open reservation.
  */
 export type JournalEntry = { reservation: string } | { charge: string };
 
 /**
- * How many charges a counter remembers (a few dozen bytes each). A charge can be taken back while
+ * How many charges a counter remembers (about 27 bytes each in BSON). A charge can be taken back while
  * fewer than this many later charges of the same counter (account, quota, day) were made: at 120
  * calls a minute, the fastest plan, that is two minutes, against the seconds a failed call takes to
  * refund itself. A refund retried in the background after a longer MongoDB outage meets no new
@@ -52,7 +63,7 @@ function recordOf(entry: JournalEntry | undefined, amount: number) {
   if (entry === undefined) return {};
   if ('reservation' in entry) return { $push: { journal: entry.reservation } };
   return {
-    $push: { charges: { $each: [{ id: entry.charge, units: amount }], $slice: -CHARGE_JOURNAL_LENGTH } },
+    $push: { charges: { $each: [chargeEntry(entry.charge, amount)], $slice: -CHARGE_JOURNAL_LENGTH } },
   };
 }
 
@@ -190,17 +201,15 @@ export async function takeBackCharge(
   let units = knownUnits;
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
     if (units === null) {
-      const current = await counters.findOne(
-        { _id: id },
-        { projection: { charges: { $elemMatch: { id: chargeId } } } },
-      );
-      const entry = current?.charges?.find((charge) => charge.id === chargeId);
+      const current = await counters.findOne({ _id: id }, { projection: { charges: 1 } });
+      const entry = current?.charges?.map(parseChargeEntry).find((charge) => charge.id === chargeId);
       if (entry === undefined) return 0;
       units = entry.units;
     }
+    const entry = chargeEntry(chargeId, units);
     const result = await counters.updateOne(
-      { _id: id, charges: { $elemMatch: { id: chargeId, units } } },
-      { $inc: { used: -units }, $pull: { charges: { id: chargeId } } },
+      { _id: id, charges: entry },
+      { $inc: { used: -units }, $pull: { charges: entry } },
     );
     if (result.modifiedCount === 1) return units;
     // Gone, or holding another amount than thought: look again.
@@ -210,19 +219,21 @@ export async function takeBackCharge(
 }
 
 /**
- * Gives back `amount` of what the charge `chargeId` holds, and lowers its entry by as much, in one
- * update: a later `takeBackCharge` then returns only the rest. The caller (the call's meter) knows
- * the entry holds at least `amount`. Returns the new `used`, or `null` when the entry is not there.
+ * Gives back `amount` of the `heldUnits` the charge `chargeId` holds, and lowers its entry by as
+ * much, in one update conditional on the entry holding exactly `heldUnits`: a later
+ * `takeBackCharge` then returns only the rest. Returns the new `used`, or `null` when no such entry
+ * is there.
  */
 export async function giveBackPartOfCharge(
   counters: Collection<CounterDoc>,
   id: string,
   chargeId: string,
+  heldUnits: number,
   amount: number,
 ): Promise<number | null> {
   const updated = await counters.findOneAndUpdate(
-    { _id: id, 'charges.id': chargeId },
-    { $inc: { used: -amount, 'charges.$.units': -amount } },
+    { _id: id, charges: chargeEntry(chargeId, heldUnits) },
+    { $inc: { used: -amount }, $set: { 'charges.$': chargeEntry(chargeId, heldUnits - amount) } },
     { returnDocument: 'after', projection: { used: 1 } },
   );
   return updated?.used ?? null;

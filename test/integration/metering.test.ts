@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { Unavailable } from '../../src/errors.js';
 import {
   CHARGE_JOURNAL_LENGTH,
-  type ChargeEntry,
   type CounterDoc,
+  parseChargeEntry,
 } from '../../src/stores/bounded-counter.js';
 import {
   type ChargeRef,
@@ -68,7 +68,7 @@ describe('quota counters under concurrency', () => {
 
   it('journals each charge with what it granted, and refunds from both processes at once give each back exactly once', async () => {
     const charges = await race('acc_refund_race', true);
-    const journal = (await counterOf('acc_refund_race'))?.charges ?? [];
+    const journal = ((await counterOf('acc_refund_race'))?.charges ?? []).map(parseChargeEntry);
     expect(journal.map((entry) => entry.id).sort()).toEqual(
       charges.flatMap((charge) => (charge.granted > 0 ? [charge.chargeId] : [])).sort(),
     );
@@ -91,7 +91,7 @@ describe('quota counters under concurrency', () => {
     const [store] = stores as [QuotaCountersStore];
     const now = new Date();
     const charge = await store.charge('acc_give_back', 'lead_explores', 10, 100, { partial: true, now });
-    expect(await store.giveBack(charge, 4)).toBe(6);
+    expect(await store.giveBack(charge, charge.granted, 4)).toBe(6);
     // As after a give-back whose answer was lost: the caller still believes the charge holds 10.
     expect(await store.refundCharge(charge, 10)).toBe(6);
     expect(await store.refundCharge(charge, null)).toBe(0);
@@ -108,7 +108,7 @@ describe('quota counters under concurrency', () => {
     );
     const journal = (await counterOf('acc_long_journal'))?.charges ?? [];
     expect(journal).toHaveLength(CHARGE_JOURNAL_LENGTH);
-    const newest = journal.at(-1) as ChargeEntry;
+    const newest = parseChargeEntry(journal.at(-1) as string);
     const charge = charges.find((candidate) => candidate.chargeId === newest.id) as QuotaCharge & ChargeRef;
     expect(await store.refundCharge(charge, 1)).toBe(1);
     expect(await store.used('acc_long_journal', 'lead_explores', now)).toBe(CHARGE_JOURNAL_LENGTH + 19);

@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chargeEntry, parseChargeEntry } from '../../src/stores/bounded-counter.js';
+import { newChargeId } from '../../src/stores/quota-counters.js';
+
+describe('charge journal entries', () => {
+  it('read back the id and units they were written with', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 1_000_000 }), (units) => {
+        const chargeId = newChargeId();
+        expect(parseChargeEntry(chargeEntry(chargeId, units))).toEqual({ id: chargeId, units });
+      }),
+    );
+  });
+
+  it('match only the same id with the same units', () => {
+    const [a, b] = [newChargeId(), newChargeId()];
+    expect(chargeEntry(a, 10)).not.toBe(chargeEntry(b, 10));
+    expect(chargeEntry(a, 10)).not.toBe(chargeEntry(a, 1));
+  });
+});
+
+describe('charge ids', () => {
+  it('are distinct, short and never hold the separator', () => {
+    const ids = Array.from({ length: 100_000 }, newChargeId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_-]{12}[0-9a-z]+$/);
+      expect(id.length).toBeLessThanOrEqual(16);
+    }
+  });
+});
