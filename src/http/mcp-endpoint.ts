@@ -15,6 +15,7 @@ import {
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { callTool, createMcpServer, type McpServerDeps } from '../mcp/server.js';
+import { resultJson } from '../mcp/tool-result.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
 
 /** The revisions served (docs/protocol.md, "Transport"); the SDK itself would also accept two older ones. */
@@ -302,24 +303,27 @@ export async function answerToolCall(message: ToolCallRequest, context: McpServe
   const { id } = message;
   try {
     const result = await callTool(context, message.params);
-    return jsonRpcAnswer({ result, jsonrpc: '2.0', id });
+    // As JSON.stringify({ result, jsonrpc: '2.0', id }) writes it, the result's JSON made once.
+    return jsonRpcAnswer(`{"result":${resultJson(result)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
   } catch (error) {
     // As the SDK answers a handler that throws: the error's own code if it has one, else -32603.
     const { code, message: text, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-    return jsonRpcAnswer({
-      jsonrpc: '2.0',
-      id,
-      error: {
-        code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
-        message: typeof text === 'string' && text !== '' ? text : 'Internal error',
-        ...(data !== undefined && { data }),
-      },
-    });
+    return jsonRpcAnswer(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+          message: typeof text === 'string' && text !== '' ? text : 'Internal error',
+          ...(data !== undefined && { data }),
+        },
+      }),
+    );
   }
 }
 
-function jsonRpcAnswer(body: unknown): McpAnswer {
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+function jsonRpcAnswer(body: string): McpAnswer {
+  return { status: 200, headers: { 'content-type': 'application/json' }, body };
 }
 
 /**
