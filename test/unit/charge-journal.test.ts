@@ -24,9 +24,8 @@ describe('charge ids', () => {
   it('are distinct, short and never hold the separator', () => {
     const ids = Array.from({ length: 100_000 }, newChargeId);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) {
-      expect(id).toMatch(/^[A-Za-z0-9_-]{12}[0-9a-z]+$/);
-      expect(id.length).toBeLessThanOrEqual(16);
-    }
+    // One assertion over all of them: 200,000 `expect` calls took seconds on a busy CI machine.
+    const misshapen = ids.filter((id) => !/^[A-Za-z0-9_-]{12}[0-9a-z]+$/.test(id) || id.length > 16);
+    expect(misshapen).toEqual([]);
   });
 });
