@@ -67,9 +67,17 @@ export function createLogger(options: { level: LogLevel; destination?: Destinati
   );
 }
 
-/** Our `message, fields` calls in pino's `fields, message` order; one object per child, no closures. */
+/**
+ * Our `message, fields` calls in pino's `fields, message` order. A child keeps its fields and adds
+ * them to each line it writes, rather than being a pino child: the server makes three children per
+ * request (request id, caller, tool), and a pino child costs about 3 µs to make, several times what
+ * it saves on the one or two lines each of ours writes (docs/performance.md, "Logging").
+ */
 class JsonLinesLogger implements Logger {
-  constructor(private readonly lines: PinoLogger) {}
+  constructor(
+    private readonly lines: PinoLogger,
+    private readonly bound?: LogFields,
+  ) {}
 
   debug(message: string, fields?: LogFields): void {
     this.write('debug', message, fields);
@@ -88,12 +96,14 @@ class JsonLinesLogger implements Logger {
   }
 
   private write(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: LogFields): void {
-    if (fields === undefined) this.lines[level](message);
-    else this.lines[level](fields, message);
+    if (!this.lines.isLevelEnabled(level)) return;
+    const line = this.bound === undefined ? fields : { ...this.bound, ...fields };
+    if (line === undefined) this.lines[level](message);
+    else this.lines[level](line, message);
   }
 
   child(fields: LogFields): Logger {
-    return new JsonLinesLogger(this.lines.child(fields));
+    return new JsonLinesLogger(this.lines, { ...this.bound, ...fields });
   }
 }
 

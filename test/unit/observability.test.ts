@@ -36,6 +36,20 @@ describe('the logger', () => {
     expect(line.pid).toBe(process.pid);
   });
 
+  it('binds a child’s fields to its own lines only, each key written once, the line’s own value last', () => {
+    const { logger, written, lines } = capturedLogger();
+    const request = logger.child({ request_id: 'req-1', stage: 'auth' });
+    const caller = request.child({ account_id: 'acc-1' });
+    caller.info('tool call', { stage: 'tool' });
+    request.info('request');
+    expect(written[0]?.match(/"stage"/g)).toHaveLength(1);
+    expect(lines()).toEqual([
+      expect.objectContaining({ request_id: 'req-1', account_id: 'acc-1', stage: 'tool', msg: 'tool call' }),
+      expect.not.objectContaining({ account_id: expect.anything() }),
+    ]);
+    expect(lines()[1]).toMatchObject({ request_id: 'req-1', stage: 'auth', msg: 'request' });
+  });
+
   it('writes an error as its name, message and code only', () => {
     const { logger, lines } = capturedLogger();
     const error = Object.assign(new TypeError('the pipe broke'), { code: 'EPIPE', extra: { big: 'object' } });
