@@ -316,6 +316,7 @@ async function main(): Promise<void> {
       limits,
     };
     printResult(result, log);
+    log(`server logs (LOG_LEVEL ${settings.LOG_LEVEL}): ${servers.logFiles.join(', ')}`);
     if (!limits.leadExplores.exact || !limits.callsPerMinute.exact) process.exitCode = 1;
     if (output.json) {
       const json = `${JSON.stringify(result, null, 2)}\n`;

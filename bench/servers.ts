@@ -4,6 +4,9 @@
  * rather than the TypeScript sources through a loader.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   environmentOf,
@@ -22,6 +25,8 @@ export interface BenchServers {
   /** Each process's metrics (`METRICS_PORT` = its port + METRICS_PORT_OFFSET), for counting its MongoDB commands. */
   metricsUrls: string[];
   pids: number[];
+  /** Each process's log (stderr), written at the image's own level as in production. */
+  logFiles: string[];
   stop(): void;
 }
 
@@ -44,15 +49,19 @@ export async function startServers(
   const [, ...nodeArguments] = execForm(onlyInstruction(image, 'CMD').rest);
   const ports = Array.from({ length: count }, (_, index) => firstPort + index);
   const profiling = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const logFiles = ports.map((port) => join(tmpdir(), `hiring-leads-bench-server-${port}.log`));
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const child of children) child.kill('SIGTERM');
   };
   try {
-    for (const port of ports) {
+    for (const [index, port] of ports.entries()) {
+      // Logged as the image logs (at `info` unless LOG_LEVEL is set here: a line per request and
+      // per tool call), into a file rather than this terminal; the child keeps its own descriptor.
+      const log = openSync(logFiles[index] as string, 'w');
       children.push(
         spawn(process.execPath, [...profiling, ...nodeArguments], {
-          stdio: ['ignore', 'ignore', 'inherit'],
+          stdio: ['ignore', 'ignore', log],
           env: {
             ...env,
             ...environmentOf(image),
@@ -60,12 +69,12 @@ export async function startServers(
             HOST: '127.0.0.1',
             PORT: String(port),
             METRICS_PORT: String(port + METRICS_PORT_OFFSET),
-            LOG_LEVEL: 'warn',
           },
         }),
       );
+      closeSync(log);
     }
-    await Promise.all(ports.map(untilReady));
+    await Promise.all(ports.map((port, index) => untilReady(port, logFiles[index] as string)));
   } catch (error) {
     stop();
     throw error;
@@ -74,11 +83,12 @@ export async function startServers(
     urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`),
     metricsUrls: ports.map((port) => `http://127.0.0.1:${port + METRICS_PORT_OFFSET}/metrics`),
     pids: children.map((child) => child.pid as number),
+    logFiles,
     stop,
   };
 }
 
-async function untilReady(port: number): Promise<void> {
+async function untilReady(port: number, logFile: string): Promise<void> {
   for (let attempt = 0; attempt < 120; attempt++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
@@ -87,5 +97,5 @@ async function untilReady(port: number): Promise<void> {
     }
     await sleep(500);
   }
-  throw new Error(`the server on port ${port} did not become ready`);
+  throw new Error(`the server on port ${port} did not become ready; its log: ${logFile}`);
 }
