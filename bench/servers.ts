@@ -49,16 +49,15 @@ export async function startServers(
   const [, ...nodeArguments] = execForm(onlyInstruction(image, 'CMD').rest);
   const ports = Array.from({ length: count }, (_, index) => firstPort + index);
   const profiling = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const logFiles = ports.map((port) => join(tmpdir(), `hiring-leads-bench-server-${port}.log`));
   const children: ChildProcess[] = [];
   const stop = () => {
     for (const child of children) child.kill('SIGTERM');
   };
   try {
-    for (const [index, port] of ports.entries()) {
+    for (const port of ports) {
       // Logged as the image logs (at `info` unless LOG_LEVEL is set here: a line per request and
       // per tool call), into a file rather than this terminal; the child keeps its own descriptor.
-      const log = openSync(logFiles[index] as string, 'w');
+      const log = openSync(logFileOf(port), 'w');
       children.push(
         spawn(process.execPath, [...profiling, ...nodeArguments], {
           stdio: ['ignore', 'ignore', log],
@@ -74,7 +73,7 @@ export async function startServers(
       );
       closeSync(log);
     }
-    await Promise.all(ports.map((port, index) => untilReady(port, logFiles[index] as string)));
+    await Promise.all(ports.map(untilReady));
   } catch (error) {
     stop();
     throw error;
@@ -83,12 +82,16 @@ export async function startServers(
     urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`),
     metricsUrls: ports.map((port) => `http://127.0.0.1:${port + METRICS_PORT_OFFSET}/metrics`),
     pids: children.map((child) => child.pid as number),
-    logFiles,
+    logFiles: ports.map(logFileOf),
     stop,
   };
 }
 
-async function untilReady(port: number, logFile: string): Promise<void> {
+function logFileOf(port: number): string {
+  return join(tmpdir(), `hiring-leads-bench-server-${port}.log`);
+}
+
+async function untilReady(port: number): Promise<void> {
   for (let attempt = 0; attempt < 120; attempt++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
@@ -97,5 +100,5 @@ async function untilReady(port: number, logFile: string): Promise<void> {
     }
     await sleep(500);
   }
-  throw new Error(`the server on port ${port} did not become ready; its log: ${logFile}`);
+  throw new Error(`the server on port ${port} did not become ready; its log: ${logFileOf(port)}`);
 }
