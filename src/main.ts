@@ -66,6 +66,8 @@ async function shutdown(signal: string): Promise<void> {
   await Promise.all(
     listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
   );
+  // Units counted on quotas without a limit are written before MongoDB is let go.
+  await services.quotaCounters.writeCounts();
   await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
   process.exit(0);
 }

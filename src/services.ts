@@ -41,7 +41,7 @@ export function createServices(backends: {
   config: Config;
   elasticsearch: Client;
   mongo: MongoHandle;
-  /** The clock of the identity caches and rate-limit leases; `performance.now` unless a test stops time. */
+  /** The clock of the identity caches, rate-limit leases and quota tallies; `performance.now` unless a test stops time. */
   cacheClock?: () => number;
 }): Services {
   const { cacheClock, ...handles } = backends;
@@ -62,7 +62,7 @@ export function createServices(backends: {
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
-    quotaCounters: new QuotaCountersStore(db),
+    quotaCounters: new QuotaCountersStore(db, freshness.clock),
     rateLimits: new RateLimitsStore(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),

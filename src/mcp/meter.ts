@@ -6,6 +6,7 @@ import type { EffectiveLimits, QuotaKey } from '../plans.js';
 import {
   type ChargeRef,
   counterIdFor,
+  countsInProcess,
   newChargeId,
   type QuotaCountersStore,
 } from '../stores/quota-counters.js';
@@ -25,7 +26,8 @@ export interface CallMeter extends Meter {
  * One charge of the call. Its counter's journal holds an entry under `chargeId`, written in the same
  * atomic update as the charge, with the units the charge still holds; a refund is conditional on
  * that entry and removes it, so whatever happens to the replies, the call is never charged for a
- * failure and never refunded twice (src/stores/bounded-counter.ts, `takeBackCharge`).
+ * failure and never refunded twice (src/stores/bounded-counter.ts, `takeBackCharge`). A charge of a
+ * quota without a limit is counted in the process instead, and refunded there.
  */
 interface HeldCharge extends ChargeRef {
   quota: QuotaKey;
@@ -56,7 +58,8 @@ export function createCallMeter(deps: {
    * the charge holds is unknown; `units` says what it holds once the write has answered.
    */
   const track = <T>(charge: HeldCharge, write: Promise<T>, units: (answer: T) => number): Promise<T> => {
-    charge.units = null;
+    // Counting in the process either happens or is undone, so what such a charge holds is never in doubt.
+    if (!charge.countedInProcess) charge.units = null;
     const settled = write.then((answer) => {
       charge.units = units(answer);
       return answer;
@@ -91,6 +94,7 @@ export function createCallMeter(deps: {
       quota,
       counterId: counterIdFor(accountId, quota, now),
       chargeId: newChargeId(),
+      countedInProcess: countsInProcess(limit),
       units: null,
     };
     held.push(holding);

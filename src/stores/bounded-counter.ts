@@ -137,27 +137,42 @@ export async function addUpTo(
   throw new Error(`Counter ${id} is under too much contention`);
 }
 
-/** Adds without a ceiling (unlimited quotas still count what was used). Returns the new `used`. */
-export async function addUnbounded(
+/**
+ * Adds `amount` (which may be negative) without a ceiling, at most once under `writeId` however
+ * often it is retried: the addition is journalled in `charges` in the same update, which is
+ * conditional on that entry not being there yet, so a retry after an answer that was lost adds
+ * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges were made). Returns the new
+ * `used`. A counter that does not exist is created for a positive amount; there is nothing to take
+ * a negative one from.
+ */
+export async function addUnboundedOnce(
   counters: Collection<CounterDoc>,
   id: string,
   amount: number,
-  fieldsOnCreate: CounterFields,
-  entry?: JournalEntry,
+  writeId: string,
+  fieldsOnCreate: CounterFields | undefined,
 ): Promise<number> {
-  const add = () =>
-    counters.findOneAndUpdate(
-      { _id: id },
-      { $inc: { used: amount }, ...recordOf(entry, amount) },
-      { returnDocument: 'after', projection: { used: 1 } },
-    );
-  // One round trip once the counter exists; the day's first addition creates it and tries again.
-  let updated = await add();
-  if (updated === null) {
-    await createIfMissing(counters, id, fieldsOnCreate);
-    updated = await add();
-  }
-  return updated?.used ?? amount;
+  const entry = chargeEntry(writeId, amount);
+  const add = async () =>
+    (
+      await counters.findOneAndUpdate(
+        { _id: id, charges: { $ne: entry } },
+        {
+          $inc: { used: amount },
+          $push: { charges: { $each: [entry], $slice: -CHARGE_JOURNAL_LENGTH } },
+        },
+        { returnDocument: 'after', projection: { used: 1 } },
+      )
+    )?.used;
+  // One round trip once the counter exists; a miss means the entry is there already (an earlier
+  // try landed) or the counter is not.
+  const added = await add();
+  if (added !== undefined) return added;
+  const landed = await counters.findOne({ _id: id, charges: entry }, { projection: { used: 1 } });
+  if (landed !== null) return landed.used;
+  if (amount <= 0 || fieldsOnCreate === undefined) return 0;
+  await createIfMissing(counters, id, fieldsOnCreate);
+  return (await add()) ?? readUsed(counters, id);
 }
 
 /** Takes back `amount` added under `journalId`, if that entry is still open. True when it did. */

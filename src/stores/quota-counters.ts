@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { QuotaKey, QuotaLimit } from '../plans.js';
 import { BackgroundRetries } from './background-retries.js';
 import {
-  addUnbounded,
+  addUnboundedOnce,
   addUpTo,
   addWithin,
   type CounterDoc,
@@ -19,11 +19,22 @@ import {
 } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
 import { RecentMap } from './recent-map.js';
+import { UsageTally } from './usage-tally.js';
 
-/** One charge, as its counter's journal knows it. */
+/** One charge, as its counter's journal knows it, or as this process counted it. */
 export interface ChargeRef {
   counterId: string;
   chargeId: string;
+  /** Counted in this process's tally (`countsInProcess`), not journalled on the counter. */
+  countedInProcess: boolean;
+}
+
+/**
+ * Whether charges of a quota with this limit are counted in the process and written in batches
+ * (`UsageTally`): only without a limit, where a counter protects nothing and only reports.
+ */
+export function countsInProcess(limit: QuotaLimit): limit is null {
+  return limit === null;
 }
 
 export interface QuotaCharge {
@@ -45,7 +56,11 @@ const COLLECTION = 'quota_counters';
 /** Yesterday's counters stay a day for operators to look at, then expire. */
 const KEEP_AFTER_RESET_MS = DAY_MS;
 
-/** One document per account, quota and UTC day: `{ _id, account_id, quota, day, used, expires_at }`. */
+/**
+ * One document per account, quota and UTC day: `{ _id, account_id, quota, day, used, expires_at }`.
+ * A quota with a limit is charged in MongoDB, one conditional update per charge; one without is
+ * counted in the process and written in batches (`UsageTally`).
+ */
 export class QuotaCountersStore {
   private readonly counters: Collection<CounterDoc>;
   /** Refunds that could not reach MongoDB, for this process to retry until they land. */
@@ -63,8 +78,18 @@ export class QuotaCountersStore {
    */
   private readonly seenUsed = new RecentMap<string, number>(SEEN_COUNTERS);
 
-  constructor(db: Db) {
+  /** Units counted on quotas without a limit, not yet written. */
+  private readonly tally: UsageTally;
+
+  constructor(db: Db, clock: () => number = () => performance.now()) {
     this.counters = db.collection<CounterDoc>(COLLECTION);
+    this.tally = new UsageTally({
+      write: (counterId, amount, writeId, fields) =>
+        databaseBackend(() => addUnboundedOnce(this.counters, counterId, amount, writeId, fields)),
+      newWriteId: newChargeId,
+      clock,
+      maxCounters: SEEN_COUNTERS,
+    });
   }
 
   /** The `used` this process last saw on today's counter of `quota`, if it has seen it; possibly stale. */
@@ -86,7 +111,8 @@ export class QuotaCountersStore {
    * remain. Simultaneous charges from any number of processes never take `used` past `limit`.
    * What was granted is recorded under `chargeId` (a fresh id unless given) in the same atomic
    * update, so `refundCharge` can give it back exactly once; a caller that passes its own id can
-   * do so even when this throws, not knowing whether the charge landed.
+   * do so even when this throws, not knowing whether the charge landed. Without a limit, the units
+   * are counted in this process instead (`countsInProcess`), which throws having counted nothing.
    */
   async charge(
     accountId: string,
@@ -98,23 +124,23 @@ export class QuotaCountersStore {
     const counterId = counterIdFor(accountId, quota, options.now);
     const chargeId = options.chargeId ?? newChargeId();
     const fieldsOnCreate = counterFields(accountId, quota, options.now);
+    if (countsInProcess(limit)) {
+      const used = await this.tally.count(counterId, want, fieldsOnCreate);
+      return { counterId, chargeId, countedInProcess: true, granted: want, used };
+    }
     const entry = { charge: chargeId };
     const charged = await databaseBackend(async () => {
-      if (limit === null) {
-        const used = await addUnbounded(this.counters, counterId, want, fieldsOnCreate, entry);
-        return { counterId, chargeId, granted: want, used };
-      }
       if (options.partial) {
         const { added, used } = await addUpTo(this.counters, counterId, want, limit, fieldsOnCreate, entry);
-        return { counterId, chargeId, granted: added, used };
+        return { granted: added, used };
       }
       const used = await addWithin(this.counters, counterId, want, limit, fieldsOnCreate, entry);
       return used === null
-        ? { counterId, chargeId, granted: 0, used: await readUsed(this.counters, counterId) }
-        : { counterId, chargeId, granted: want, used };
+        ? { granted: 0, used: await readUsed(this.counters, counterId) }
+        : { granted: want, used };
     });
     this.sawUsed(counterId, charged.used);
-    return charged;
+    return { counterId, chargeId, countedInProcess: false, ...charged };
   }
 
   /**
@@ -125,6 +151,7 @@ export class QuotaCountersStore {
    */
   async giveBack(charge: ChargeRef, heldUnits: number, amount: number): Promise<number> {
     const { counterId, chargeId } = charge;
+    if (charge.countedInProcess) return this.tally.count(counterId, -amount);
     const used = await databaseBackend(
       async () =>
         (await giveBackPartOfCharge(this.counters, counterId, chargeId, heldUnits, amount)) ??
@@ -143,6 +170,12 @@ export class QuotaCountersStore {
    * the units given back.
    */
   async refundCharge(charge: ChargeRef, heldUnits: number | null): Promise<number> {
+    if (charge.countedInProcess) {
+      // Counting in the process either happens or is undone, so `null` means nothing was counted.
+      const units = heldUnits ?? 0;
+      this.tally.uncount(charge.counterId, units);
+      return units;
+    }
     return databaseBackend(() => takeBackCharge(this.counters, charge.counterId, charge.chargeId, heldUnits));
   }
 
@@ -205,8 +238,16 @@ export class QuotaCountersStore {
     await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
   }
 
+  /** Today's `used` of `quota`, with what this process counted and has not written yet. */
   async used(accountId: string, quota: QuotaKey, now: Date): Promise<number> {
-    return databaseBackend(() => readUsed(this.counters, counterIdFor(accountId, quota, now)));
+    const counterId = counterIdFor(accountId, quota, now);
+    const unwritten = await this.tally.unwritten(counterId);
+    return unwritten + (await databaseBackend(() => readUsed(this.counters, counterId)));
+  }
+
+  /** Writes what this process counted on quotas without a limit; a clean stop calls it before closing MongoDB. */
+  writeCounts(): Promise<void> {
+    return this.tally.writeAll();
   }
 }
 

@@ -1,8 +1,9 @@
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Unavailable } from '../../src/errors.js';
 import {
+  addUnboundedOnce,
   CHARGE_JOURNAL_LENGTH,
   type CounterDoc,
   parseChargeEntry,
@@ -103,7 +104,10 @@ describe('quota counters under concurrency', () => {
     const now = new Date();
     const charges = await Promise.all(
       Array.from({ length: CHARGE_JOURNAL_LENGTH + 20 }, () =>
-        store.charge('acc_long_journal', 'lead_explores', 1, null, { partial: false, now }),
+        store.charge('acc_long_journal', 'lead_explores', 1, 10 * CHARGE_JOURNAL_LENGTH, {
+          partial: false,
+          now,
+        }),
       ),
     );
     const journal = (await counterOf('acc_long_journal'))?.charges ?? [];
@@ -112,6 +116,91 @@ describe('quota counters under concurrency', () => {
     const charge = charges.find((candidate) => candidate.chargeId === newest.id) as QuotaCharge & ChargeRef;
     expect(await store.refundCharge(charge, 1)).toBe(1);
     expect(await store.used('acc_long_journal', 'lead_explores', now)).toBe(CHARGE_JOURNAL_LENGTH + 19);
+  });
+});
+
+describe('quotas without a limit, counted in each process', () => {
+  let clients: MongoClient[];
+  let stores: QuotaCountersStore[];
+
+  beforeAll(async () => {
+    // Two clients, as two server processes would have.
+    clients = [new MongoClient(testBackends().mongodbUri), new MongoClient(testBackends().mongodbUri)];
+    await Promise.all(clients.map((client) => client.connect()));
+    stores = clients.map((client) => new QuotaCountersStore(client.db(testBackends().mongoDb)));
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  const stored = async (accountId: string) =>
+    (
+      await (clients[0] as MongoClient)
+        .db(testBackends().mongoDb)
+        .collection<CounterDoc>('quota_counters')
+        .findOne({ _id: counterIdFor(accountId, 'lead_explores', new Date()) })
+    )?.used;
+
+  it('300 simultaneous charges from two processes, some refunded or given back in part, land exactly once each', async () => {
+    const now = new Date();
+    const charges = await Promise.all(
+      Array.from({ length: 300 }, (_, index) =>
+        (stores[index % 2] as QuotaCountersStore).charge('acc_unlimited_race', 'lead_explores', 10, null, {
+          partial: true,
+          now,
+        }),
+      ),
+    );
+    expect(charges.every((charge) => charge.granted === 10 && charge.countedInProcess)).toBe(true);
+    // A hundred calls fail and are refunded; a hundred pages come back 4 short.
+    await Promise.all(
+      charges.map((charge, index) => {
+        const store = stores[index % 2] as QuotaCountersStore;
+        if (index % 3 === 0) return store.refundCharge(charge, charge.granted);
+        if (index % 3 === 1) return store.giveBack(charge, charge.granted, 4);
+        return undefined;
+      }),
+    );
+    const expected = 100 * 6 + 100 * 10;
+    // Each process sees its own units at once, the other's once they are written.
+    await Promise.all(stores.map((store) => store.writeCounts()));
+    expect(await stored('acc_unlimited_race')).toBe(expected);
+    expect(await stores[0]?.used('acc_unlimited_race', 'lead_explores', now)).toBe(expected);
+  });
+
+  it('reports used with the units not yet written, and writes them without being asked', async () => {
+    const [store] = stores as [QuotaCountersStore];
+    const now = new Date();
+    const first = await store.charge('acc_unlimited_later', 'lead_explores', 7, null, {
+      partial: false,
+      now,
+    });
+    // The first charge of a counter in a process waits for its write, to learn MongoDB's figure.
+    expect([first.used, await stored('acc_unlimited_later')]).toEqual([7, 7]);
+    const second = await store.charge('acc_unlimited_later', 'lead_explores', 5, null, {
+      partial: false,
+      now,
+    });
+    expect([second.used, await stored('acc_unlimited_later')]).toEqual([12, 7]);
+    expect(await store.used('acc_unlimited_later', 'lead_explores', now)).toBe(12);
+    await vi.waitFor(async () => expect(await stored('acc_unlimited_later')).toBe(12), { timeout: 3_000 });
+  });
+
+  it('a write retried after its answer was lost adds nothing twice', async () => {
+    const counters = (clients[0] as MongoClient)
+      .db(testBackends().mongoDb)
+      .collection<CounterDoc>('quota_counters');
+    const id = counterIdFor('acc_unlimited_retry', 'lead_explores', new Date());
+    const fields = { expires_at: new Date(Date.now() + 86_400_000) };
+    expect(await addUnboundedOnce(counters, id, 9, 'write-a', fields)).toBe(9);
+    expect(await addUnboundedOnce(counters, id, 9, 'write-a', fields)).toBe(9);
+    expect(await addUnboundedOnce(counters, id, -2, 'write-b', fields)).toBe(7);
+    expect(await addUnboundedOnce(counters, id, -2, 'write-b', fields)).toBe(7);
+    // A give-back written to a counter that does not exist takes nothing and creates nothing.
+    const missing = counterIdFor('acc_unlimited_none', 'lead_explores', new Date());
+    expect(await addUnboundedOnce(counters, missing, -3, 'write-c', fields)).toBe(0);
+    expect(await counters.findOne({ _id: missing })).toBeNull();
   });
 });
 

@@ -1,5 +1,8 @@
+import { setTimeout } from 'node:timers/promises';
 import type { CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS, type QuotaKey } from '../../src/plans.js';
+import { WRITE_COUNTS_AFTER_MS } from '../../src/stores/usage-tally.js';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw } from '../support/mcp-client.js';
 import { SEEDED_NOW } from '../support/seeded-data.js';
@@ -22,7 +25,8 @@ const DRIVER_COMMANDS = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'endSe
 
 describe('MongoDB round trips per call on the hot path', () => {
   let server: TestServer;
-  let key: string;
+  /** Keys of accounts that have unlocked leads before, whose cards need the lookup: the costlier case. */
+  const keys: Partial<Record<'growth' | 'scale', string>> = {};
   let leadId: string;
   let companyId: string;
 
@@ -35,14 +39,12 @@ describe('MongoDB round trips per call on the hot path', () => {
       config: { METRICS_PORT: '0' },
     });
     expect(server.services.mongo.client.options.monitorCommands).toBe(true);
-    const { account, key: unlockingKey } = await createAccountWithKey(server.services, {
-      plan: 'scale',
-      callsPerMinute: 100_000,
-    });
-    // The costlier case: an account that has unlocked leads before, whose cards need the lookup.
-    await server.services.accounts.noteUnlocks(account._id);
-    key = unlockingKey;
-    const page = (await callToolRaw(server.url, key, 'search_leads', { page_size: 25 }))
+    for (const plan of ['growth', 'scale'] as const) {
+      const { account, key } = await createAccountWithKey(server.services, { plan, callsPerMinute: 100_000 });
+      await server.services.accounts.noteUnlocks(account._id);
+      keys[plan] = key;
+    }
+    const page = (await callToolRaw(server.url, keys.growth ?? '', 'search_leads', { page_size: 25 }))
       .structuredContent as {
       leads: { id: string; company: { id: string | null } }[];
     };
@@ -72,37 +74,56 @@ describe('MongoDB round trips per call on the hot path', () => {
     return sent;
   }
 
-  /** The commands of one call made after an identical one has warmed everything up. */
-  async function warmCallCommands(name: string, args: Record<string, unknown>): Promise<string[]> {
+  /**
+   * The commands of one call made after an identical one has warmed everything up, and after the
+   * units that call counted in the process (quotas without a limit) were written as they are in
+   * the background, so that no such write falls within the call measured.
+   */
+  async function warmCallCommands(
+    key: string,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<string[]> {
     const call = async () => {
       const result = await callToolRaw(server.url, key, name, args);
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     };
     await call();
+    await setTimeout(WRITE_COUNTS_AFTER_MS + 100);
     return commandsDuring(call);
   }
 
+  const CHARGE = 'findAndModify quota_counters';
+  const UNLOCKS = 'find unlocks';
   const metered: [string, () => Record<string, unknown>, string[]][] = [
-    ['search_leads', () => ({ page_size: 10 }), ['findAndModify quota_counters', 'find unlocks']],
-    ['search_companies', () => ({ page_size: 5 }), ['findAndModify quota_counters']],
-    ['get_market_insights', () => ({ group_by: 'city' }), ['findAndModify quota_counters']],
-    ['get_lead', () => ({ lead_id: leadId }), ['findAndModify quota_counters', 'find unlocks']],
-    ['get_company', () => ({ company_id: companyId }), ['findAndModify quota_counters', 'find unlocks']],
+    ['search_leads', () => ({ page_size: 10 }), [CHARGE, UNLOCKS]],
+    ['search_companies', () => ({ page_size: 5 }), [CHARGE]],
+    ['get_market_insights', () => ({ group_by: 'city' }), [CHARGE]],
+    ['get_lead', () => ({ lead_id: leadId }), [CHARGE, UNLOCKS]],
+    ['get_company', () => ({ company_id: companyId }), [CHARGE, UNLOCKS]],
   ];
 
   it.each(
     metered,
-  )('%s: at most two, the charge and, where the result shows leads, the unlock lookup', async (name, args, expected) => {
-    const commands = await warmCallCommands(name, args());
+  )('%s with a daily limit: at most two, the charge and, where the result shows leads, the unlock lookup', async (name, args, expected) => {
+    const commands = await warmCallCommands(keys.growth ?? '', name, args());
     expect(commands.length).toBeLessThanOrEqual(2);
     expect(commands.sort()).toEqual([...expected].sort());
+  });
+
+  it.each(
+    metered,
+  )('%s on Scale: no charge for a quota without a limit (counted in the process), the rest as with one', async (name, args, expected) => {
+    const unlimited = PLANS.scale.daily_quotas[meteredQuotaOf(name)] === null;
+    const commands = await warmCallCommands(keys.scale ?? '', name, args());
+    expect(commands.sort()).toEqual(expected.filter((command) => !(unlimited && command === CHARGE)).sort());
   });
 
   it.each([
     ['search_signals', {}],
     ['get_filter_options', {}],
   ])('%s, unmetered: none at all', async (name, args) => {
-    expect(await warmCallCommands(name, args)).toEqual([]);
+    expect(await warmCallCommands(keys.growth ?? '', name, args)).toEqual([]);
   });
 
   it.each([
@@ -110,16 +131,23 @@ describe('MongoDB round trips per call on the hot path', () => {
     ['get_company', null],
   ])('%s for an account that has never unlocked a lead: only the charge', async (name, args) => {
     const { key: freshKey } = await createAccountWithKey(server.services, {
-      plan: 'scale',
+      plan: 'growth',
       callsPerMinute: 100_000,
     });
     const call = async () => callToolRaw(server.url, freshKey, name, args ?? { company_id: companyId });
     await call();
-    expect(await commandsDuring(call)).toEqual(['findAndModify quota_counters']);
+    expect(await commandsDuring(call)).toEqual([CHARGE]);
   });
 
   it('an empty page looks up no unlocks; giving back its reservation is the second round trip', async () => {
-    const commands = await warmCallCommands('search_leads', { title: 'zqxjwv' });
-    expect(commands).toEqual(['findAndModify quota_counters', 'findAndModify quota_counters']);
+    const commands = await warmCallCommands(keys.growth ?? '', 'search_leads', { title: 'zqxjwv' });
+    expect(commands).toEqual([CHARGE, CHARGE]);
   });
 });
+
+/** The quota a metered tool charges, as the tool declares it. */
+function meteredQuotaOf(name: string): QuotaKey {
+  const quota = tools.find((tool) => tool.name === name)?.meters;
+  if (!quota) throw new Error(`${name} is not metered`);
+  return quota;
+}

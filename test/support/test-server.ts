@@ -118,6 +118,7 @@ export async function startTestServer(options: {
       await Promise.all(
         listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
       );
+      await services.quotaCounters.writeCounts();
       await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
     },
   };

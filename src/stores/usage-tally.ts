@@ -1,0 +1,188 @@
+import { Unavailable } from '../errors.js';
+import type { CounterFields } from './bounded-counter.js';
+
+/**
+ * Adds `amount` to a counter at most once under `writeId`, however often it is retried, creating
+ * the counter from `fields` if it is missing; answers the counter's `used` after.
+ */
+export type CounterWrite = (
+  counterId: string,
+  amount: number,
+  writeId: string,
+  fields: CounterFields | undefined,
+) => Promise<number>;
+
+/** How long after it is counted a unit is written to MongoDB (unless MongoDB is down). */
+export const WRITE_COUNTS_AFTER_MS = 500;
+/** How old the figure from MongoDB under a reported `used` may be. */
+export const STORED_FIGURE_FRESH_MS = 1_000;
+
+interface Tally {
+  /** The counter's `used` as MongoDB last answered this process, and when (by the clock). */
+  stored: number | undefined;
+  storedAt: number;
+  /** Units counted here and not in any write yet; negative after give-backs. */
+  unsent: number;
+  /**
+   * The write of earlier units, under way (`done`) or failed and waiting to be sent again with the
+   * same id, so that it never lands twice.
+   */
+  sending: { id: string; amount: number; done: Promise<void> | undefined } | undefined;
+  /** What creates the counter if it is missing; unknown for a tally opened by a give-back. */
+  fields: CounterFields | undefined;
+}
+
+/**
+ * Units counted on quotas without a limit, written to their counters in batches. Such a counter
+ * protects nothing, it only reports, so a busy process need not write every call's units as they
+ * come: it adds them up per counter and writes the sum at most WRITE_COUNTS_AFTER_MS later, one
+ * write per counter however many calls it covers. A `used` it reports is MongoDB's figure, at most
+ * STORED_FIGURE_FRESH_MS old (older, it writes first and waits), plus what it counted since; so
+ * another process's units show within about a second, as identity changes do. A unit counted and
+ * not yet written is lost if the process dies (a clean stop writes everything first:
+ * `writeAll`). Holds at most `maxCounters` tallies, each a few hundred bytes.
+ */
+export class UsageTally {
+  private readonly tallies = new Map<string, Tally>();
+  private writing: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: {
+      write: CounterWrite;
+      newWriteId: () => string;
+      clock: () => number;
+      maxCounters: number;
+    },
+  ) {}
+
+  /**
+   * Counts `units` (negative to give back) on `counterId`; returns its `used` after. Waits for a
+   * write only when this process has no fresh figure for the counter; if that write fails, the
+   * units are not counted and the error is thrown.
+   */
+  async count(counterId: string, units: number, fields?: CounterFields): Promise<number> {
+    const tally = this.tallyOf(counterId, fields);
+    tally.unsent += units;
+    this.writeLater();
+    if (!this.isFresh(tally)) {
+      try {
+        await this.send(counterId, tally);
+      } catch (error) {
+        tally.unsent -= units;
+        throw error;
+      }
+    }
+    return (tally.stored ?? 0) + tally.unsent + (tally.sending?.amount ?? 0);
+  }
+
+  /**
+   * Takes back `units` counted earlier (a failed call's), without waiting for MongoDB. The tally may
+   * be opened again for this, past `maxCounters`: only calls still under way give back.
+   */
+  uncount(counterId: string, units: number): void {
+    let tally = this.tallies.get(counterId);
+    if (tally === undefined) {
+      tally = {
+        stored: undefined,
+        storedAt: Number.NEGATIVE_INFINITY,
+        unsent: 0,
+        sending: undefined,
+        fields: undefined,
+      };
+      this.tallies.set(counterId, tally);
+    }
+    tally.unsent -= units;
+    this.writeLater();
+  }
+
+  /** What this process counted on `counterId` that MongoDB may not have yet, once any write under way has answered. */
+  async unwritten(counterId: string): Promise<number> {
+    const tally = this.tallies.get(counterId);
+    if (tally === undefined) return 0;
+    await tally.sending?.done?.catch(() => undefined);
+    return tally.unsent + (tally.sending?.amount ?? 0);
+  }
+
+  /** Writes everything counted, waiting for the writes; a clean stop calls this before closing MongoDB. */
+  async writeAll(): Promise<void> {
+    await Promise.allSettled(
+      [...this.tallies].map(async ([counterId, tally]) => {
+        while (owes(tally) || tally.sending !== undefined) await this.send(counterId, tally);
+      }),
+    );
+  }
+
+  private isFresh(tally: Tally): boolean {
+    return tally.stored !== undefined && this.options.clock() - tally.storedAt <= STORED_FIGURE_FRESH_MS;
+  }
+
+  private tallyOf(counterId: string, fields: CounterFields | undefined): Tally {
+    const known = this.tallies.get(counterId);
+    if (known !== undefined) {
+      known.fields ??= fields;
+      return known;
+    }
+    if (this.tallies.size >= this.options.maxCounters) this.forgetIdle();
+    // Every tally owes a write: MongoDB is not answering, and memory is not spent on more.
+    if (this.tallies.size >= this.options.maxCounters) throw new Unavailable('database');
+    const tally: Tally = {
+      stored: undefined,
+      storedAt: Number.NEGATIVE_INFINITY,
+      unsent: 0,
+      sending: undefined,
+      fields,
+    };
+    this.tallies.set(counterId, tally);
+    return tally;
+  }
+
+  /** Sends what `tally` owes: the write that failed, again, or the units not sent yet. Waits for a write under way instead. */
+  private send(counterId: string, tally: Tally): Promise<void> {
+    if (tally.sending?.done !== undefined) return tally.sending.done;
+    if (tally.sending === undefined) {
+      tally.sending = { id: this.options.newWriteId(), amount: tally.unsent, done: undefined };
+      tally.unsent = 0;
+    }
+    const sending = tally.sending;
+    sending.done = this.options.write(counterId, sending.amount, sending.id, tally.fields).then(
+      (used) => {
+        tally.stored = used;
+        tally.storedAt = this.options.clock();
+        tally.sending = undefined;
+      },
+      (error: unknown) => {
+        sending.done = undefined;
+        throw error;
+      },
+    );
+    return sending.done;
+  }
+
+  /** Drops the tallies that owe nothing and whose figure is no longer fresh. */
+  private forgetIdle(): void {
+    for (const [counterId, tally] of this.tallies) {
+      if (!owes(tally) && tally.sending === undefined && !this.isFresh(tally)) this.tallies.delete(counterId);
+    }
+  }
+
+  /**
+   * Writes what is owed WRITE_COUNTS_AFTER_MS from now, one write per counter, and again after that
+   * while anything is owed (as after a failed write).
+   */
+  private writeLater(): void {
+    if (this.writing !== undefined) return;
+    this.writing = setTimeout(async () => {
+      const owing = [...this.tallies].filter(([, tally]) => owes(tally));
+      await Promise.allSettled(owing.map(([counterId, tally]) => this.send(counterId, tally)));
+      this.writing = undefined;
+      this.forgetIdle();
+      if ([...this.tallies.values()].some(owes)) this.writeLater();
+    }, WRITE_COUNTS_AFTER_MS);
+    // A timer never keeps a process alive: a clean stop calls writeAll itself.
+    this.writing.unref();
+  }
+}
+
+function owes(tally: Tally): boolean {
+  return tally.unsent !== 0 || (tally.sending !== undefined && tally.sending.done === undefined);
+}
