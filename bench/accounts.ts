@@ -1,6 +1,7 @@
 /** The benchmark's own accounts, made in MongoDB directly: one per purpose, each with an API key. */
 import { SCOPES } from '../src/auth/scopes.js';
 import type { Config } from '../src/config.js';
+import { logger } from '../src/logger.js';
 import { PLANS, type QuotaKey } from '../src/plans.js';
 import { AccountsStore } from '../src/stores/accounts.js';
 import { ApiKeysStore } from '../src/stores/api-keys.js';
@@ -58,7 +59,7 @@ export class BenchAccounts {
 
   /** What today's counter of `quota` holds for the account, as MongoDB has it. */
   used(accountId: string, quota: QuotaKey): Promise<number> {
-    return new QuotaCountersStore(this.mongo.db).used(accountId, quota, new Date());
+    return new QuotaCountersStore(this.mongo.db, logger).used(accountId, quota, new Date());
   }
 
   close(): Promise<void> {

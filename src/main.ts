@@ -26,6 +26,7 @@ const services = createServices({
   config: settings,
   elasticsearch: createElasticsearchClient(settings),
   mongo,
+  logger,
 });
 try {
   await ensureIndexes(services);

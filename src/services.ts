@@ -1,5 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Config } from './config.js';
+import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
 import { ApiKeysStore } from './stores/api-keys.js';
@@ -41,10 +42,12 @@ export function createServices(backends: {
   config: Config;
   elasticsearch: Client;
   mongo: MongoHandle;
+  /** Where the stores log what they do in the background. */
+  logger: Logger;
   /** The clock of the identity caches, rate-limit leases and quota tallies; `performance.now` unless a test stops time. */
   cacheClock?: () => number;
 }): Services {
-  const { cacheClock, ...handles } = backends;
+  const { cacheClock, logger, ...handles } = backends;
   const { db } = handles.mongo;
   const freshness: Freshness = {
     maxAgeMs: handles.config.IDENTITY_CACHE_MS,
@@ -62,7 +65,7 @@ export function createServices(backends: {
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
-    quotaCounters: new QuotaCountersStore(db, freshness.clock),
+    quotaCounters: new QuotaCountersStore(db, logger, freshness.clock),
     rateLimits: new RateLimitsStore(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),

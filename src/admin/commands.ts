@@ -49,7 +49,7 @@ export async function openAdminStores(
   const stores = {
     accounts,
     apiKeys: new ApiKeysStore(db),
-    quotaCounters: new QuotaCountersStore(db),
+    quotaCounters: new QuotaCountersStore(db, logger),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db),
     pageSessions: new PageSessionsStore(db),

@@ -152,6 +152,8 @@ export async function addUnboundedOnce(
   writeId: string,
   fieldsOnCreate: CounterFields | undefined,
 ): Promise<number> {
+  // Nothing to add: only the figure is wanted.
+  if (amount === 0) return readUsed(counters, id);
   const entry = chargeEntry(writeId, amount);
   const add = async () =>
     (

@@ -81,7 +81,8 @@ export class QuotaCountersStore {
   /** Units counted on quotas without a limit, not yet written. */
   private readonly tally: UsageTally;
 
-  constructor(db: Db, clock: () => number = () => performance.now()) {
+  /** `logger` hears of counted units that could not be written (`UsageTally`). */
+  constructor(db: Db, logger: Logger, clock: () => number = () => performance.now()) {
     this.counters = db.collection<CounterDoc>(COLLECTION);
     this.tally = new UsageTally({
       write: (counterId, amount, writeId, fields) =>
@@ -89,6 +90,7 @@ export class QuotaCountersStore {
       newWriteId: newChargeId,
       clock,
       maxCounters: SEEN_COUNTERS,
+      logger,
     });
   }
 
@@ -238,11 +240,12 @@ export class QuotaCountersStore {
     await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
   }
 
-  /** Today's `used` of `quota`, with what this process counted and has not written yet. */
+  /** Today's `used` of `quota`; where this process counts it (no limit), as it reports it on results. */
   async used(accountId: string, quota: QuotaKey, now: Date): Promise<number> {
     const counterId = counterIdFor(accountId, quota, now);
-    const unwritten = await this.tally.unwritten(counterId);
-    return unwritten + (await databaseBackend(() => readUsed(this.counters, counterId)));
+    return (
+      (await this.tally.reported(counterId)) ?? databaseBackend(() => readUsed(this.counters, counterId))
+    );
   }
 
   /** Writes what this process counted on quotas without a limit; a clean stop calls it before closing MongoDB. */

@@ -1,4 +1,5 @@
 import { Unavailable } from '../errors.js';
+import type { Logger } from '../logger.js';
 import type { CounterFields } from './bounded-counter.js';
 
 /**
@@ -52,6 +53,8 @@ export class UsageTally {
       newWriteId: () => string;
       clock: () => number;
       maxCounters: number;
+      /** Where a write that failed is told: retried in the background, or lost at a stop. */
+      logger: Logger;
     },
   ) {}
 
@@ -95,19 +98,30 @@ export class UsageTally {
     this.writeLater();
   }
 
-  /** What this process counted on `counterId` that MongoDB may not have yet, once any write under way has answered. */
-  async unwritten(counterId: string): Promise<number> {
-    const tally = this.tallies.get(counterId);
-    if (tally === undefined) return 0;
-    await tally.sending?.done?.catch(() => undefined);
-    return tally.unsent + (tally.sending?.amount ?? 0);
+  /**
+   * The `used` this process reports for `counterId`, as `count` would (MongoDB's figure at most
+   * STORED_FIGURE_FRESH_MS old, plus what it counted since), read as one; `undefined` when it counts
+   * nothing there. Adding what is not written yet to a figure read apart could count a write landing
+   * in between twice.
+   */
+  async reported(counterId: string): Promise<number | undefined> {
+    if (!this.tallies.has(counterId)) return undefined;
+    return this.count(counterId, 0);
   }
 
   /** Writes everything counted, waiting for the writes; a clean stop calls this before closing MongoDB. */
   async writeAll(): Promise<void> {
-    await Promise.allSettled(
+    await Promise.all(
       [...this.tallies].map(async ([counterId, tally]) => {
-        while (owes(tally) || tally.sending !== undefined) await this.send(counterId, tally);
+        try {
+          while (owes(tally) || tally.sending !== undefined) await this.send(counterId, tally);
+        } catch (error) {
+          this.options.logger.error('lost counted quota units: MongoDB did not take them before the stop', {
+            counter_id: counterId,
+            units: tally.unsent + (tally.sending?.amount ?? 0),
+            error,
+          });
+        }
       }),
     );
   }
@@ -173,7 +187,17 @@ export class UsageTally {
     if (this.writing !== undefined) return;
     this.writing = setTimeout(async () => {
       const owing = [...this.tallies].filter(([, tally]) => owes(tally));
-      await Promise.allSettled(owing.map(([counterId, tally]) => this.send(counterId, tally)));
+      await Promise.all(
+        owing.map(([counterId, tally]) =>
+          this.send(counterId, tally).catch((error: unknown) => {
+            this.options.logger.warn('could not write counted quota units; trying again', {
+              counter_id: counterId,
+              units: tally.unsent + (tally.sending?.amount ?? 0),
+              error,
+            });
+          }),
+        ),
+      );
       this.writing = undefined;
       this.forgetIdle();
       if ([...this.tallies.values()].some(owes)) this.writeLater();

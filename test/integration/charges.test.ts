@@ -8,6 +8,7 @@ import { UnlocksStore } from '../../src/stores/unlocks.js';
 import { tools } from '../../src/tools/registry.js';
 import { type BackendProxies, startBackendProxies } from '../support/backend-proxies.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
+import { runLog } from '../support/run-log.js';
 import {
   type Json,
   openPrivateIndices,
@@ -132,7 +133,7 @@ describe('charges that match what was served', () => {
    * counters while this server's memory of them goes stale, as a second server process would.
    */
   describe('charged alongside the search', () => {
-    const anotherProcess = () => new QuotaCountersStore(server.services.mongo.db);
+    const anotherProcess = () => new QuotaCountersStore(server.services.mongo.db, runLog());
 
     it('a page keeps only what the quota granted when another process took the rest meanwhile, and its cursor goes on from there', async () => {
       const reference = await accountWithQuotas({});

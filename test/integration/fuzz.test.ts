@@ -38,6 +38,7 @@ import {
   type ToolSchema,
 } from '../fuzz/tool-arguments.js';
 import { testConfig, testEnv } from '../support/backends.js';
+import { runLog } from '../support/run-log.js';
 import { seededLeads } from '../support/seeded-data.js';
 import { createAccountWithKey } from '../support/test-server.js';
 
@@ -278,7 +279,7 @@ beforeAll(async () => {
   const config = testConfig();
   const mongo = await connectMongo(config);
   const elasticsearch = createElasticsearchClient(config);
-  const services = createServices({ config, elasticsearch, mongo });
+  const services = createServices({ config, elasticsearch, mongo, logger: runLog() });
   closeStores = async () => {
     await Promise.allSettled([mongo.client.close(), elasticsearch.close()]);
   };

@@ -6,6 +6,7 @@ import { connectMongo } from '../../src/stores/mongo.js';
 import { type ServerProcess, startServerProcess } from '../fuzz/server-process.js';
 import { testConfig, testEnv } from '../support/backends.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
+import { runLog } from '../support/run-log.js';
 import { createAccountWithKey } from '../support/test-server.js';
 
 /**
@@ -25,7 +26,7 @@ describe('two server processes', () => {
     const config = testConfig();
     const mongo = await connectMongo(config);
     const elasticsearch = createElasticsearchClient(config);
-    services = createServices({ config, elasticsearch, mongo });
+    services = createServices({ config, elasticsearch, mongo, logger: runLog() });
     closeStores = async () => {
       await Promise.allSettled([mongo.client.close(), elasticsearch.close()]);
     };

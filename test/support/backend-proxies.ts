@@ -2,6 +2,7 @@ import { createServices, type Services } from '../../src/services.js';
 import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
 import { connectMongo } from '../../src/stores/mongo.js';
 import { testBackends, testConfig } from './backends.js';
+import { runLog } from './run-log.js';
 import { type MongoProxy, startMongoProxy, startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /**
@@ -80,7 +81,12 @@ function mongoAddress(uri: string): { host: string; port: number; through(port: 
 export async function openDirectServices(): Promise<{ services: Services; close(): Promise<void> }> {
   const config = testConfig();
   const mongo = await connectMongo(config);
-  const services = createServices({ config, elasticsearch: createElasticsearchClient(config), mongo });
+  const services = createServices({
+    config,
+    elasticsearch: createElasticsearchClient(config),
+    mongo,
+    logger: runLog(),
+  });
   return {
     services,
     close: async () => {

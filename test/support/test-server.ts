@@ -72,14 +72,15 @@ export async function startTestServer(options: {
     ...options.config,
   });
   const mongo = await connectMongo(config);
+  const logger = options.logger ?? runLog();
   const services = createServices({
     config,
     elasticsearch: createElasticsearchClient(config),
     mongo,
+    logger,
     ...(options.cacheClock && { cacheClock: options.cacheClock }),
   });
   await ensureIndexes(services).catch(() => undefined);
-  const logger = options.logger ?? runLog();
   const oauth = await createOAuthProvider({
     services,
     config,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Unavailable } from '../../src/errors.js';
 import { STORED_FIGURE_FRESH_MS, UsageTally, WRITE_COUNTS_AFTER_MS } from '../../src/stores/usage-tally.js';
+import { recordingLogger } from '../support/test-server.js';
 
 const FIELDS = { expires_at: new Date('2026-11-26T00:00:00Z') };
 
@@ -16,6 +17,7 @@ function tallyOverFakeStore(maxCounters = 100) {
   let failures: ('before' | 'after')[] = [];
   let now = 0;
   let nextId = 0;
+  const log = recordingLogger();
   const tally = new UsageTally({
     write: async (counterId, amount, writeId) => {
       writes.push({ counterId, amount, writeId });
@@ -31,11 +33,13 @@ function tallyOverFakeStore(maxCounters = 100) {
     newWriteId: () => `w${++nextId}`,
     clock: () => now,
     maxCounters,
+    logger: log.logger,
   });
   return {
     tally,
     used,
     writes,
+    logged: log.entries,
     failNext: (...kinds: ('before' | 'after')[]) => {
       failures = kinds;
     },
@@ -81,9 +85,9 @@ describe('UsageTally', () => {
     const store = tallyOverFakeStore();
     store.failNext('before');
     await expect(store.tally.count('c', 5, FIELDS)).rejects.toBeInstanceOf(Unavailable);
-    expect(await store.tally.unwritten('c')).toBe(0);
     await store.tally.writeAll();
     expect(store.used.get('c') ?? 0).toBe(0);
+    expect(await store.tally.reported('c')).toBe(0);
   });
 
   it('sends a write whose answer was lost again under the same id, so it lands once', async () => {
@@ -97,7 +101,11 @@ describe('UsageTally', () => {
     const [, lost, retried] = store.writes;
     expect(retried).toEqual(lost);
     expect(store.used.get('c')).toBe(5);
-    expect(await store.tally.unwritten('c')).toBe(0);
+    expect(await store.tally.reported('c')).toBe(5);
+    expect(store.writes).toHaveLength(3);
+    expect(store.logged).toEqual([
+      { level: 'warn', message: 'could not write counted quota units; trying again' },
+    ]);
   });
 
   it('takes back units without waiting, and writes the difference', async () => {
@@ -105,7 +113,8 @@ describe('UsageTally', () => {
     await store.tally.count('c', 10, FIELDS);
     store.tally.uncount('c', 10);
     store.tally.uncount('never-counted-here', 2);
-    expect(await store.tally.unwritten('c')).toBe(-10);
+    expect(await store.tally.reported('c')).toBe(0);
+    expect(await store.tally.reported('not-counted-here')).toBeUndefined();
     await store.tally.writeAll();
     expect(store.used.get('c')).toBe(0);
     expect(store.used.get('never-counted-here')).toBe(-2);
@@ -124,6 +133,15 @@ describe('UsageTally', () => {
     await expect(store.tally.count('e', 1, FIELDS)).rejects.toBeInstanceOf(Unavailable);
   });
 
+  it('reports a figure read as one, whatever a write does meanwhile', async () => {
+    const store = tallyOverFakeStore();
+    await store.tally.count('c', 2, FIELDS);
+    await store.tally.count('c', 3, FIELDS);
+    const reading = store.tally.reported('c');
+    await vi.advanceTimersByTimeAsync(WRITE_COUNTS_AFTER_MS);
+    expect([await reading, await store.tally.reported('c'), store.used.get('c')]).toEqual([5, 5, 5]);
+  });
+
   it('writeAll writes everything still owed and waits for it', async () => {
     const store = tallyOverFakeStore();
     await store.tally.count('a', 1, FIELDS);
@@ -132,5 +150,17 @@ describe('UsageTally', () => {
     await store.tally.count('b', 3, FIELDS);
     await store.tally.writeAll();
     expect(Object.fromEntries(store.used)).toEqual({ a: 7, b: 5 });
+  });
+
+  it('writeAll says in the log what it could not write', async () => {
+    const store = tallyOverFakeStore();
+    await store.tally.count('a', 1, FIELDS);
+    await store.tally.count('a', 6, FIELDS);
+    store.failNext('before');
+    await store.tally.writeAll();
+    expect(store.used.get('a')).toBe(1);
+    expect(store.logged).toEqual([
+      { level: 'error', message: 'lost counted quota units: MongoDB did not take them before the stop' },
+    ]);
   });
 });
