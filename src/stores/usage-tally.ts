@@ -85,13 +85,7 @@ export class UsageTally {
   uncount(counterId: string, units: number): void {
     let tally = this.tallies.get(counterId);
     if (tally === undefined) {
-      tally = {
-        stored: undefined,
-        storedAt: Number.NEGATIVE_INFINITY,
-        unsent: 0,
-        sending: undefined,
-        fields: undefined,
-      };
+      tally = emptyTally(undefined);
       this.tallies.set(counterId, tally);
     }
     tally.unsent -= units;
@@ -139,13 +133,7 @@ export class UsageTally {
     if (this.tallies.size >= this.options.maxCounters) this.forgetIdle();
     // Every tally owes a write: MongoDB is not answering, and memory is not spent on more.
     if (this.tallies.size >= this.options.maxCounters) throw new Unavailable('database');
-    const tally: Tally = {
-      stored: undefined,
-      storedAt: Number.NEGATIVE_INFINITY,
-      unsent: 0,
-      sending: undefined,
-      fields,
-    };
+    const tally = emptyTally(fields);
     this.tallies.set(counterId, tally);
     return tally;
   }
@@ -205,6 +193,11 @@ export class UsageTally {
     // A timer never keeps a process alive: a clean stop calls writeAll itself.
     this.writing.unref();
   }
+}
+
+/** A tally with nothing counted and no figure from MongoDB yet. */
+function emptyTally(fields: CounterFields | undefined): Tally {
+  return { stored: undefined, storedAt: Number.NEGATIVE_INFINITY, unsent: 0, sending: undefined, fields };
 }
 
 function owes(tally: Tally): boolean {
