@@ -159,10 +159,7 @@ export async function addUnboundedOnce(
     (
       await counters.findOneAndUpdate(
         { _id: id, charges: { $ne: entry } },
-        {
-          $inc: { used: amount },
-          $push: { charges: { $each: [entry], $slice: -CHARGE_JOURNAL_LENGTH } },
-        },
+        { $inc: { used: amount }, ...recordOf({ charge: writeId }, amount) },
         { returnDocument: 'after', projection: { used: 1 } },
       )
     )?.used;

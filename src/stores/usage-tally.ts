@@ -75,7 +75,7 @@ export class UsageTally {
         throw error;
       }
     }
-    return (tally.stored ?? 0) + tally.unsent + (tally.sending?.amount ?? 0);
+    return (tally.stored ?? 0) + unwritten(tally);
   }
 
   /**
@@ -112,7 +112,7 @@ export class UsageTally {
         } catch (error) {
           this.options.logger.error('lost counted quota units: MongoDB did not take them before the stop', {
             counter_id: counterId,
-            units: tally.unsent + (tally.sending?.amount ?? 0),
+            units: unwritten(tally),
             error,
           });
         }
@@ -180,7 +180,7 @@ export class UsageTally {
           this.send(counterId, tally).catch((error: unknown) => {
             this.options.logger.warn('could not write counted quota units; trying again', {
               counter_id: counterId,
-              units: tally.unsent + (tally.sending?.amount ?? 0),
+              units: unwritten(tally),
               error,
             });
           }),
@@ -198,6 +198,11 @@ export class UsageTally {
 /** A tally with nothing counted and no figure from MongoDB yet. */
 function emptyTally(fields: CounterFields | undefined): Tally {
   return { stored: undefined, storedAt: Number.NEGATIVE_INFINITY, unsent: 0, sending: undefined, fields };
+}
+
+/** Units counted here that MongoDB has not confirmed: not sent yet, or in a write not answered. */
+function unwritten(tally: Tally): number {
+  return tally.unsent + (tally.sending?.amount ?? 0);
 }
 
 function owes(tally: Tally): boolean {
