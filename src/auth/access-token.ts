@@ -6,7 +6,7 @@ import { isScope, type Scope } from './scopes.js';
  * JWKS, for the audience `{BASE_URL}/mcp`. Claims: `sub` (user id), `account_id`, `gid` (the grant
  * they were issued under), `scope` (space-separated), `client_id`, `aud`, `iss`, `iat`, `exp`, `jti`.
  * A token says who it was issued to, not whether they may still use it: the verifier also checks
- * the grant, the user and the account on every request (src/auth/verify-credential.ts).
+ * the grant, the user and the account on every request (src/http/verify-credential.ts).
  */
 interface AccessTokenClaims {
   userId: string;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { SCOPES } from '../auth/scopes.js';
-import { createCredentialVerifier } from '../auth/verify-credential.js';
 import { type Logger, logger as rootLogger } from '../logger.js';
 import { createToolCatalog } from '../mcp/catalog.js';
 import { loadViewResources } from '../mcp/view-resources.js';
@@ -28,6 +27,7 @@ import {
 import { limitRegistrations } from './registration-limit.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
 import { routeLabel } from './route-label.js';
+import { createCredentialVerifier } from './verify-credential.js';
 
 /** JSON-RPC's generic "server error", for refusals that have no code of their own. */
 const JSON_RPC_SERVER_ERROR = -32000;

@@ -2,13 +2,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { looksLikeJwt } from '../auth/access-token.js';
 import { looksLikeApiKey } from '../auth/api-key-format.js';
 import { STEP_UP_SCOPES } from '../auth/scopes.js';
-import type { CredentialVerifier } from '../auth/verify-credential.js';
 import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import type { AuthenticationFailure, Metrics } from '../metrics.js';
 import type { AccountsStore } from '../stores/accounts.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
 import { requestState } from './request-state.js';
+import type { CredentialVerifier } from './verify-credential.js';
 
 function protectedResourceMetadataUrl(baseUrl: string): string {
   return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;

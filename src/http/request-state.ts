@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Credential } from '../auth/verify-credential.js';
+import type { Credential } from '../auth/credential.js';
 import type { Logger } from '../logger.js';
 import type { Account } from '../stores/accounts.js';
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Credential } from '../auth/verify-credential.js';
+import type { Credential } from '../auth/credential.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { accessRefusal, effectivePlanLimits } from '../plans.js';

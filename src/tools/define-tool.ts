@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import type { Credential } from '../auth/credential.js';
 import type { Scope } from '../auth/scopes.js';
-import type { Credential } from '../auth/verify-credential.js';
 import type { QuotaState } from '../billing/quota-state.js';
 import type { Logger } from '../logger.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';

@@ -16,7 +16,6 @@ const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'schemas', paths: ['src/schemas/'] },
   { name: 'search', paths: ['src/search/'] },
   { name: 'stores', paths: ['src/stores/'] },
-  { name: 'credentials', paths: ['src/auth/verify-credential.ts'] },
   { name: 'billing', paths: ['src/billing/'] },
   { name: 'services', paths: ['src/services.ts'] },
   { name: 'tools', paths: ['src/tools/'] },

@@ -1,17 +1,9 @@
+import { type AccessTokenCheck, looksLikeJwt } from '../auth/access-token.js';
+import { looksLikeApiKey } from '../auth/api-key-format.js';
+import type { Credential } from '../auth/credential.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysStore } from '../stores/api-keys.js';
 import type { UsersStore } from '../stores/users.js';
-import { type AccessTokenCheck, looksLikeJwt } from './access-token.js';
-import { looksLikeApiKey } from './api-key-format.js';
-import type { Scope } from './scopes.js';
-
-/** What a tool learns about the caller's credential; never the secret itself. */
-export interface Credential {
-  type: 'api_key' | 'oauth';
-  /** The API key id, or the signed-in user id for OAuth. */
-  id: string;
-  scopes: Scope[];
-}
 
 type Verification =
   | { ok: true; credential: Credential; accountId: string }
