@@ -5,12 +5,13 @@ import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
 import { ApiKeysStore } from './stores/api-keys.js';
 import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js';
-import { type IndexNames, indexNames } from './stores/elasticsearch.js';
+import { indexNames } from './stores/elasticsearch.js';
 import type { Freshness } from './stores/fresh-cache.js';
 import type { MongoHandle } from './stores/mongo.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
 import { RateLimitsStore } from './stores/rate-limits.js';
+import { SearchIndexStore } from './stores/search-index.js';
 import { SignInAttemptsStore } from './stores/sign-in-attempts.js';
 import { UnlocksStore } from './stores/unlocks.js';
 import { UsersStore } from './stores/users.js';
@@ -19,12 +20,13 @@ import { UsersStore } from './stores/users.js';
 export interface Services {
   config: Config;
   elasticsearch: Client;
-  indices: IndexNames;
   mongo: MongoHandle;
   /** This server's Prometheus metrics; the backends' clients report into it from the start. */
   metrics: Metrics;
   /** How fresh the per-process copies of keys, accounts, users and grants are (IDENTITY_CACHE_MS). */
   freshness: Freshness;
+  /** The leads, companies and signals indices. */
+  searchIndex: SearchIndexStore;
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
   quotaCounters: QuotaCountersStore;
@@ -60,8 +62,8 @@ export function createServices(backends: {
   const accounts = new AccountsStore(db, freshness);
   return {
     ...handles,
-    indices: indexNames(handles.config.INDEX_PREFIX),
     metrics,
+    searchIndex: new SearchIndexStore(handles.elasticsearch, indexNames(handles.config.INDEX_PREFIX)),
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),

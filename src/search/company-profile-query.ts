@@ -66,7 +66,7 @@ export function buildRecentSignals(companyId: string): SearchBody {
   };
 }
 
-interface HiringSummaryResponse {
+export interface HiringSummaryResponse {
   hits: { total?: number | { value: number }; hits: Array<{ _source?: LeadCardSource }> };
   aggregations?: {
     open?: {

@@ -103,7 +103,7 @@ export interface RankedCompany {
   openRoles: number;
 }
 
-interface RankingResponse {
+export interface RankingResponse {
   aggregations?: {
     ranked?: { buckets: Array<{ key: string | number; doc_count: number }> };
     company_total?: { count: number };

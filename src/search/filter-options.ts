@@ -11,7 +11,7 @@ import {
   WORK_TYPES,
 } from '../domain/enums.js';
 import { countryName } from './dto.js';
-import { type LabelCount, labelCounts, type SearchBody } from './es.js';
+import { type LabelCount, labelCounts, type SearchBody, type TermsBuckets } from './es.js';
 import { OPEN_ROLES } from './lead-query.js';
 
 const TOP_INDUSTRIES = 20;
@@ -30,9 +30,11 @@ export function buildTopIndustriesQuery(): SearchBody {
   };
 }
 
-export function readTopIndustries(response: {
-  aggregations?: { industries?: { buckets: Array<{ key: string | number; doc_count: number }> } };
-}): LabelCount[] {
+export interface TopIndustriesResponse {
+  aggregations?: { industries?: TermsBuckets };
+}
+
+export function readTopIndustries(response: TopIndustriesResponse): LabelCount[] {
   return labelCounts(response.aggregations?.industries);
 }
 

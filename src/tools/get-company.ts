@@ -5,10 +5,10 @@ import { getCompanyOutput } from '../schemas/outputs.js';
 import {
   buildCompanyHiringSummary,
   buildRecentSignals,
+  type HiringSummaryResponse,
   readCompanyHiring,
 } from '../search/company-profile-query.js';
 import { type RecentSignalSource, toCompanyProfile } from '../search/dto.js';
-import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const getCompany = defineTool({
@@ -27,25 +27,20 @@ export const getCompany = defineTool({
   async handler(args, { account, meter, now, services }) {
     // Charged first: with nothing left the call is refused before any lookup runs.
     const quota = await meter.require('company_explores');
-    const { elasticsearch, indices } = services;
-    const [company, hiringResponse, signalsResponse] = await searchBackend(() =>
-      Promise.all([
-        elasticsearch.get<CompanyDoc>({ index: indices.companies, id: args.company_id }, { ignore: [404] }),
-        elasticsearch.search({ index: indices.leads, ...buildCompanyHiringSummary(args.company_id, now) }),
-        elasticsearch.search<RecentSignalSource>({
-          index: indices.signals,
-          ...buildRecentSignals(args.company_id),
-        }),
-      ]),
-    );
-    if (!company.found || !company._source) throw new NotFound('company_id', args.company_id, 'company');
+    const { searchIndex } = services;
+    const [company, hiringResponse, signalsResponse] = await Promise.all([
+      searchIndex.get<CompanyDoc>('companies', args.company_id),
+      searchIndex.aggregate<HiringSummaryResponse>('leads', buildCompanyHiringSummary(args.company_id, now)),
+      searchIndex.search<RecentSignalSource>('signals', buildRecentSignals(args.company_id)),
+    ]);
+    if (company === undefined) throw new NotFound('company_id', args.company_id, 'company');
 
-    const hiring = readCompanyHiring(hiringResponse as Parameters<typeof readCompanyHiring>[0]);
+    const hiring = readCompanyHiring(hiringResponse);
     const unlocked = await services.unlocks.unlockedAmong(
       account,
       hiring.recentLeads.map((lead) => lead.id),
     );
     const recentSignals = signalsResponse.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-    return { company: toCompanyProfile(company._source, hiring, unlocked, recentSignals), quota };
+    return { company: toCompanyProfile(company, hiring, unlocked, recentSignals), quota };
   },
 });

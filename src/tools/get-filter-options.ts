@@ -1,7 +1,11 @@
 import { noArgumentsInput } from '../schemas/inputs.js';
 import { filterOptionsOutput } from '../schemas/outputs.js';
-import { buildTopIndustriesQuery, filterOptions, readTopIndustries } from '../search/filter-options.js';
-import { searchBackend } from '../stores/elasticsearch.js';
+import {
+  buildTopIndustriesQuery,
+  filterOptions,
+  readTopIndustries,
+  type TopIndustriesResponse,
+} from '../search/filter-options.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const getFilterOptions = defineTool({
@@ -18,9 +22,10 @@ export const getFilterOptions = defineTool({
   access: 'always',
   meters: null,
   async handler(_args, { services }) {
-    const response = await searchBackend(() =>
-      services.elasticsearch.search({ index: services.indices.leads, ...buildTopIndustriesQuery() }),
+    const response = await services.searchIndex.aggregate<TopIndustriesResponse>(
+      'leads',
+      buildTopIndustriesQuery(),
     );
-    return filterOptions(readTopIndustries(response as Parameters<typeof readTopIndustries>[0]));
+    return filterOptions(readTopIndustries(response));
   },
 });

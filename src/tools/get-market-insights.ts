@@ -1,7 +1,6 @@
 import { marketInsightsInput } from '../schemas/inputs.js';
 import { marketInsightsOutput } from '../schemas/outputs.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
-import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const getMarketInsights = defineTool({
@@ -30,9 +29,9 @@ export const getMarketInsights = defineTool({
     // search (Meter.chargeAlongside), so that with nothing left the call is refused.
     const query = buildInsightsQuery(args, now);
     const { quota, result: response } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
-      searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...query.body })),
+      services.searchIndex.aggregate<InsightsResponse>('leads', query.body),
     );
-    const insights = shapeInsights(args, response as InsightsResponse, query.notes, now);
+    const insights = shapeInsights(args, response, query.notes, now);
     return { ...insights, quota };
   },
 });

@@ -1,11 +1,9 @@
 import type { CompanyDoc } from '../domain/documents.js';
 import { searchCompaniesInput } from '../schemas/inputs.js';
 import { searchCompaniesOutput } from '../schemas/outputs.js';
-import { buildCompanyRanking, readCompanyRanking } from '../search/company-query.js';
+import { buildCompanyRanking, type RankingResponse, readCompanyRanking } from '../search/company-query.js';
 import { toCompanyListItem } from '../search/dto.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
-import type { Services } from '../services.js';
-import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const searchCompanies = defineTool({
@@ -33,15 +31,16 @@ export const searchCompanies = defineTool({
       'company_explores',
       plan.size,
       { partial: true },
-      () =>
-        searchBackend(() =>
-          services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
-        ),
+      () => services.searchIndex.aggregate<RankingResponse>('leads', ranking.body),
     );
     const ranked = readCompanyRanking(response, { offset: plan.position.served, size: reserved.granted });
-    const profiles = await fetchCompanies(
-      services,
-      ranked.companies.map((company) => company.companyId),
+    const profiles = new Map(
+      (
+        await services.searchIndex.mget<CompanyDoc>(
+          'companies',
+          ranked.companies.map((company) => company.companyId),
+        )
+      ).map((profile) => [profile.id, profile]),
     );
     const companies = ranked.companies.flatMap(({ companyId, openRoles }) => {
       const profile = profiles.get(companyId);
@@ -64,15 +63,3 @@ export const searchCompanies = defineTool({
     };
   },
 });
-
-async function fetchCompanies(services: Services, ids: string[]): Promise<Map<string, CompanyDoc>> {
-  if (ids.length === 0) return new Map();
-  const response = await searchBackend(() =>
-    services.elasticsearch.mget<CompanyDoc>({ index: services.indices.companies, ids }),
-  );
-  const profiles = new Map<string, CompanyDoc>();
-  for (const doc of response.docs) {
-    if ('found' in doc && doc.found && doc._source) profiles.set(doc._source.id, doc._source);
-  }
-  return profiles;
-}

@@ -5,7 +5,6 @@ import { toLeadCard } from '../search/dto.js';
 import { totalHits } from '../search/es.js';
 import { buildLeadSearch } from '../search/lead-query.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
-import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const searchLeads = defineTool({
@@ -34,10 +33,7 @@ export const searchLeads = defineTool({
       'lead_explores',
       plan.size,
       { partial: true },
-      (size) =>
-        searchBackend(() =>
-          services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body, size }),
-        ),
+      (size) => services.searchIndex.search<LeadDoc>('leads', { ...query.body, size }),
     );
     const hits = response.hits.hits.slice(0, reserved.granted);
     const unused = reserved.granted - hits.length;

@@ -3,7 +3,6 @@ import { searchSignalsOutput } from '../schemas/outputs.js';
 import { type SignalSource, toSignal } from '../search/dto.js';
 import { finishPage, planPage } from '../search/paging.js';
 import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
-import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 export const searchSignals = defineTool({
@@ -23,11 +22,9 @@ export const searchSignals = defineTool({
   async handler(args, { now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_signals', args };
     const plan = planPage(search);
-    const response = await searchBackend(() =>
-      services.elasticsearch.search<SignalSource>({
-        index: services.indices.signals,
-        ...buildSignalSearch(args, now, plan.position, plan.size),
-      }),
+    const response = await services.searchIndex.search<SignalSource>(
+      'signals',
+      buildSignalSearch(args, now, plan.position, plan.size),
     );
     const page = readSignalPage(response, plan.size);
     const outcome = finishPage(search, plan, {
