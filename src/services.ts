@@ -8,6 +8,8 @@ import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js'
 import { indexNames } from './stores/elasticsearch.js';
 import type { Freshness } from './stores/fresh-cache.js';
 import type { MongoHandle } from './stores/mongo.js';
+import { OAuthArtifactsStore } from './stores/oauth-artifacts.js';
+import { OAuthSigningKeysStore } from './stores/oauth-signing-keys.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
 import { RateLimitsStore } from './stores/rate-limits.js';
@@ -35,6 +37,9 @@ export interface Services {
   users: UsersStore;
   pageSessions: PageSessionsStore;
   signInAttempts: SignInAttemptsStore;
+  /** The authorization server's clients, grants, codes, sessions and tokens. */
+  oauthArtifacts: OAuthArtifactsStore;
+  oauthSigningKeys: OAuthSigningKeysStore;
 }
 
 /** Records kept per cache of identities: ten thousand keys or accounts is a few megabytes. */
@@ -73,6 +78,8 @@ export function createServices(backends: {
     users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),
     signInAttempts: new SignInAttemptsStore(db),
+    oauthArtifacts: new OAuthArtifactsStore(db, freshness),
+    oauthSigningKeys: new OAuthSigningKeysStore(db),
   };
 }
 

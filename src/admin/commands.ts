@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import { passwordProblem } from '../auth/password.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { type AccountUsage, readAccountUsage } from '../billing/account-usage.js';
@@ -16,6 +15,8 @@ import {
 import { leadIdParam } from '../schemas/inputs.js';
 import { type Account, AccountsStore } from '../stores/accounts.js';
 import { ApiKeysStore } from '../stores/api-keys.js';
+import type { MongoHandle } from '../stores/mongo.js';
+import { OAuthSigningKeysStore } from '../stores/oauth-signing-keys.js';
 import { PageSessionsStore } from '../stores/page-sessions.js';
 import { QuotaCountersStore } from '../stores/quota-counters.js';
 import { UnlocksStore } from '../stores/unlocks.js';
@@ -32,7 +33,7 @@ export interface AdminStores {
   signingKeys: SigningKeyRotation;
 }
 
-/** The authorization server's key set in MongoDB (src/oauth/signing-keys.ts), as far as operators turn it. */
+/** The authorization server's key set in MongoDB (src/stores/oauth-signing-keys.ts), as far as operators turn it. */
 interface SigningKeyRotation {
   /** Whether `OAUTH_JWKS` or `OAUTH_JWKS_FILE` sets the keys: the stored set is then not used. */
   configured: boolean;
@@ -42,7 +43,7 @@ interface SigningKeyRotation {
 
 /** The stores the commands use, with their indexes in place. */
 export async function openAdminStores(
-  db: Db,
+  db: MongoHandle['db'],
   settings: { signingKeysConfigured: boolean } = { signingKeysConfigured: false },
 ): Promise<AdminStores> {
   const accounts = new AccountsStore(db);
@@ -59,7 +60,10 @@ export async function openAdminStores(
     ...stores,
     signingKeys: {
       configured: settings.signingKeysConfigured,
-      rotate: async (now) => (await rotateStoredSigningKey({ db, now })).map((key) => String(key.kid)),
+      rotate: async (now) =>
+        (await rotateStoredSigningKey({ store: new OAuthSigningKeysStore(db), now })).map((key) =>
+          String(key.kid),
+        ),
     },
   };
 }

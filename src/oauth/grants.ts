@@ -1,13 +1,10 @@
-import type { Db } from 'mongodb';
 import { isScope, type Scope } from '../auth/scopes.js';
-import type { Freshness } from '../stores/fresh-cache.js';
-import { databaseBackend } from '../stores/mongo.js';
-import { artifactCollection, forgetGrant, recentGrants, revokeArtifactsOfGrant } from './mongo-adapter.js';
+import type { OAuthArtifactsStore } from '../stores/oauth-artifacts.js';
 
 /**
  * Connected apps: the grants a person gave OAuth clients, for the account pages (src/pages/) to list
- * and revoke. Written by the authorization server's side (src/oauth/), which owns the grant
- * storage; the pages call only these two functions and never touch the collections themselves.
+ * and revoke, and the resource server's check that a token's grant still stands. The grants are
+ * the authorization server's artifacts (`OAuthArtifactsStore`).
  */
 export interface ConnectedApp {
   grantId: string;
@@ -27,20 +24,14 @@ export interface ConnectedApp {
 const GRANT_LAST_USED_RESOLUTION_MS = 60_000;
 
 /** The live grants of `userId` (the `sub` of their tokens), newest first. */
-export async function listGrants(db: Db, userId: string, now: Date = new Date()): Promise<ConnectedApp[]> {
-  const grants = await databaseBackend(() =>
-    artifactCollection(db, 'Grant')
-      .find({ account_id: userId, expires_at: { $gt: now } })
-      .sort({ _id: 1 })
-      .limit(200)
-      .toArray(),
-  );
+export async function listGrants(
+  store: OAuthArtifactsStore,
+  userId: string,
+  now: Date = new Date(),
+): Promise<ConnectedApp[]> {
+  const grants = await store.liveGrantsOf(userId, now);
   const clientIds = [...new Set(grants.map((grant) => grant.client_id).filter((id) => id !== undefined))];
-  const clients = await databaseBackend(() =>
-    artifactCollection(db, 'Client')
-      .find({ _id: { $in: clientIds } })
-      .toArray(),
-  );
+  const clients = await store.clients(clientIds);
   const names = new Map(clients.map((client) => [client._id, client.payload.client_name]));
   return grants
     .map((grant): ConnectedApp => {
@@ -64,45 +55,34 @@ export async function listGrants(db: Db, userId: string, now: Date = new Date())
  * and `/mcp` refuses its access tokens from the next request on (it checks the grant every time).
  * False when the grant does not exist or is someone else's.
  */
-export async function revokeGrant(db: Db, input: { grantId: string; userId: string }): Promise<boolean> {
-  const removed = await databaseBackend(() =>
-    artifactCollection(db, 'Grant').deleteOne({ _id: input.grantId, account_id: input.userId }),
-  );
-  if (removed.deletedCount !== 1) return false;
-  forgetGrant(db, input.grantId);
-  await revokeArtifactsOfGrant(db, input.grantId);
-  return true;
+export function revokeGrant(
+  store: OAuthArtifactsStore,
+  input: { grantId: string; userId: string },
+): Promise<boolean> {
+  return store.deleteGrant(input.grantId, input.userId);
 }
 
 /**
  * Whether the grant an access token names is still there, for the person the token names. Checked
- * for every `/mcp` request with a token, on a copy at most `freshness.maxAgeMs` old, so a revoked
+ * for every `/mcp` request with a token, on a copy at most IDENTITY_CACHE_MS old, so a revoked
  * grant stops its tokens within that time on every process. Records the use (at most once a minute
  * per grant) without making the request wait for it.
  */
 export async function isGrantLive(
-  db: Db,
+  store: OAuthArtifactsStore,
   input: {
     grantId: string;
     userId: string;
     now: Date;
-    freshness: Freshness;
     onTouchFailure: (error: unknown) => void;
   },
 ): Promise<boolean> {
-  const grants = artifactCollection(db, 'Grant');
-  const grant = await recentGrants(db, input.freshness).get(input.grantId, () =>
-    databaseBackend(() => grants.findOne({ _id: input.grantId })),
-  );
+  const grant = await store.recentGrant(input.grantId);
   if (grant === null || grant.account_id !== input.userId) return false;
   if (grant.expires_at !== undefined && grant.expires_at <= input.now) return false;
   const lastUsed = grant.last_used_at?.getTime() ?? 0;
   if (input.now.getTime() - lastUsed >= GRANT_LAST_USED_RESOLUTION_MS) {
-    // The cached copy learns it too, or every call until the next read would write again.
-    grant.last_used_at = input.now;
-    grants
-      .updateOne({ _id: input.grantId }, { $set: { last_used_at: input.now } })
-      .catch(input.onTouchFailure);
+    store.touchGrant(grant, input.now).catch(input.onTouchFailure);
   }
   return true;
 }

@@ -17,11 +17,10 @@ import { addressBucket } from '../domain/client-address.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
-import type { Freshness } from '../stores/fresh-cache.js';
-import { databaseBackend } from '../stores/mongo.js';
+import type { OAuthArtifactsStore } from '../stores/oauth-artifacts.js';
 import { applyClientRules, RESPONSE_MODES, RULED_CLIENT_PROPERTIES } from './client-rules.js';
 import { isGrantLive } from './grants.js';
-import { artifactCollection, ensureOAuthIndexes, mongoAdapter } from './mongo-adapter.js';
+import { mongoAdapter } from './mongo-adapter.js';
 import { AuthorizationServerUnavailable, outagesAsOAuthErrors } from './outage.js';
 import { OAUTH_ROUTES } from './routes.js';
 import { ACCESS_TOKEN_ALGORITHM, cookieSigningKeys, loadSigningKeys, publicKeys } from './signing-keys.js';
@@ -58,19 +57,23 @@ export interface OAuthServerDeps {
 
 export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthServer> {
   const { services, config, logger } = deps;
-  const { db } = services.mongo;
+  const artifacts = services.oauthArtifacts;
   const issuer = config.BASE_URL;
   const resource = accessTokenAudience(issuer);
-  await ensureOAuthIndexes(db).catch((error: unknown) => {
+  await artifacts.ensureIndexes().catch((error: unknown) => {
     // As for the other indexes: the server starts without MongoDB, and the next start creates them.
     logger.warn('could not create the OAuth indexes at start-up', { error });
   });
-  const signingKeys = await loadSigningKeys({ configured: config.OAUTH_JWKS, db, now: new Date() });
+  const signingKeys = await loadSigningKeys({
+    configured: config.OAUTH_JWKS,
+    store: services.oauthSigningKeys,
+    now: new Date(),
+  });
 
   const resourceServer = mcpResourceServer(issuer);
 
   const configuration: Configuration = {
-    adapter: mongoAdapter(db, outagesAsOAuthErrors),
+    adapter: mongoAdapter(artifacts, outagesAsOAuthErrors),
     jwks: { keys: signingKeys.keys },
     findAccount: (_ctx: KoaContextWithOIDC, sub: string) =>
       outagesAsOAuthErrors(async () => {
@@ -156,7 +159,8 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
         const user = await services.users.findById(token.accountId);
         return { gid: token.grantId, account_id: user?.account_id };
       }),
-    loadExistingGrant: (ctx: KoaContextWithOIDC) => outagesAsOAuthErrors(() => loadExistingGrant(ctx, db)),
+    loadExistingGrant: (ctx: KoaContextWithOIDC) =>
+      outagesAsOAuthErrors(() => loadExistingGrant(ctx, artifacts)),
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       AuthorizationCode: AUTHORIZATION_CODE_TTL_SECONDS,
@@ -179,8 +183,7 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
   return {
     provider,
     router: oauthRouter(provider),
-    verifyAccessToken: (token) =>
-      verifyAccessToken({ db, keys: publicJwks, issuer, token, logger, freshness: services.freshness }),
+    verifyAccessToken: (token) => verifyAccessToken({ artifacts, keys: publicJwks, issuer, token, logger }),
   };
 }
 
@@ -202,7 +205,7 @@ export function mcpResourceServer(baseUrl: string): ResourceServer {
  */
 async function loadExistingGrant(
   ctx: KoaContextWithOIDC,
-  db: Services['mongo']['db'],
+  artifacts: OAuthArtifactsStore,
 ): Promise<Grant | undefined> {
   const { oidc } = ctx;
   const clientId = oidc.client?.clientId;
@@ -211,12 +214,7 @@ async function loadExistingGrant(
   if (grantId) return oidc.provider.Grant.find(grantId);
   const accountId = oidc.session?.accountId;
   if (accountId === undefined) return undefined;
-  const latest = await databaseBackend(() =>
-    artifactCollection(db, 'Grant').findOne(
-      { account_id: accountId, client_id: clientId, expires_at: { $gt: new Date() } },
-      { sort: { expires_at: -1 } },
-    ),
-  );
+  const latest = await artifacts.latestLiveGrant(accountId, clientId, new Date());
   return latest === null ? undefined : oidc.provider.Grant.find(latest._id);
 }
 
@@ -274,20 +272,18 @@ function developmentFetch(custom: typeof globalThis.fetch | undefined): typeof g
 }
 
 async function verifyAccessToken(input: {
-  db: Services['mongo']['db'];
+  artifacts: OAuthArtifactsStore;
   keys: readonly JWK[];
   issuer: string;
   token: string;
   logger: Logger;
-  freshness: Freshness;
 }): Promise<AccessTokenCheck> {
   const check = await verifyAccessTokenJwt({ keys: input.keys, baseUrl: input.issuer }, input.token);
   if (!check.valid) return check;
-  const live = await isGrantLive(input.db, {
+  const live = await isGrantLive(input.artifacts, {
     grantId: check.claims.grantId,
     userId: check.claims.userId,
     now: new Date(),
-    freshness: input.freshness,
     onTouchFailure: (error) => input.logger.warn("could not record a grant's last use", { error }),
   });
   if (!live) return { valid: false, reason: 'The access token was revoked: its grant no longer exists.' };

@@ -1,8 +1,7 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { Db } from 'mongodb';
 import { deriveKey } from '../auth/derive-key.js';
 import { randomBase62 } from '../auth/random.js';
-import { databaseBackend, isDuplicateKey } from '../stores/mongo.js';
+import type { OAuthSigningKeysStore } from '../stores/oauth-signing-keys.js';
 
 /** Access tokens are signed with this; every key of the set must be one for it. */
 export const ACCESS_TOKEN_ALGORITHM = 'ES256';
@@ -14,17 +13,6 @@ export const ACCESS_TOKEN_ALGORITHM = 'ES256';
  */
 export interface SigningKeys {
   keys: JWK[];
-}
-
-const KEYS_COLLECTION = 'oauth_signing_keys';
-/** One document holds the whole set: inserting it under a fixed id makes two processes starting at once agree on one key. */
-const KEY_SET_ID = 'access-token-keys';
-
-interface StoredKeySet {
-  _id: string;
-  keys: JWK[];
-  created_at: Date;
-  rotated_at?: Date;
 }
 
 async function generateSigningKey(now: Date): Promise<JWK> {
@@ -40,28 +28,13 @@ async function generateSigningKey(now: Date): Promise<JWK> {
  */
 export async function loadSigningKeys(options: {
   configured: JWK[] | undefined;
-  db: Db;
+  store: OAuthSigningKeysStore;
   now: Date;
 }): Promise<SigningKeys> {
   if (options.configured !== undefined) return { keys: options.configured };
-  const collection = options.db.collection<StoredKeySet>(KEYS_COLLECTION);
-  const stored = await databaseBackend(() => collection.findOne({ _id: KEY_SET_ID }));
-  if (stored !== null) return { keys: stored.keys };
-  const created: StoredKeySet = {
-    _id: KEY_SET_ID,
-    keys: [await generateSigningKey(options.now)],
-    created_at: options.now,
-  };
-  try {
-    await databaseBackend(() => collection.insertOne(created));
-    return { keys: created.keys };
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    // Another process stored its key first: use that one.
-    const winner = await databaseBackend(() => collection.findOne({ _id: KEY_SET_ID }));
-    if (winner === null) throw error;
-    return { keys: winner.keys };
-  }
+  const stored = await options.store.keys();
+  if (stored !== null) return { keys: stored };
+  return { keys: await options.store.storeFirst([await generateSigningKey(options.now)], options.now) };
 }
 
 /**
@@ -69,22 +42,12 @@ export async function loadSigningKeys(options: {
  * before it keep verifying. Keys beyond `keep` (the newest first) are dropped: run the rotation
  * again only once the tokens of the key about to go have expired (an hour at most).
  */
-export async function rotateStoredSigningKey(options: { db: Db; now: Date; keep?: number }): Promise<JWK[]> {
-  const keep = options.keep ?? 2;
-  const collection = options.db.collection<StoredKeySet>(KEYS_COLLECTION);
-  const key = await generateSigningKey(options.now);
-  const after = await databaseBackend(() =>
-    collection.findOneAndUpdate(
-      { _id: KEY_SET_ID },
-      {
-        $push: { keys: { $each: [key], $position: 0, $slice: keep } },
-        $set: { rotated_at: options.now },
-        $setOnInsert: { created_at: options.now },
-      },
-      { upsert: true, returnDocument: 'after' },
-    ),
-  );
-  return after?.keys ?? [key];
+export async function rotateStoredSigningKey(options: {
+  store: OAuthSigningKeysStore;
+  now: Date;
+  keep?: number;
+}): Promise<JWK[]> {
+  return options.store.putFirst(await generateSigningKey(options.now), options.keep ?? 2, options.now);
 }
 
 /** The public half of each key, as published at the JWKS endpoint. */

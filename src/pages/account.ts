@@ -106,7 +106,7 @@ export function accountRoutes(context: PagesContext): Router {
   router.post('/account/apps/:grantId/revoke', async (req, res) => {
     const session = await postingSession(context, req, res);
     if (session === null) return;
-    const revoked = await revokeGrant(context.services.mongo.db, {
+    const revoked = await revokeGrant(context.services.oauthArtifacts, {
       grantId: String(req.params.grantId),
       userId: session.user._id,
     });
@@ -218,7 +218,7 @@ async function renderAccount(
   const [usage, keys, apps] = await Promise.all([
     readAccountUsage({ ...services, logger }, account, { type: 'oauth', scopes: [...SCOPES] }, now),
     services.apiKeys.listForAccount(account._id),
-    listGrants(services.mongo.db, session.user._id, now),
+    listGrants(services.oauthArtifacts, session.user._id, now),
   ]);
   const csrfToken = context.guard.tokenFor(req, res, sessionFormContext(session));
   const csrfField = html`<input type="hidden" name="csrf_token" value="${csrfToken}">`;

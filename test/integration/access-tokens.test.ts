@@ -213,9 +213,9 @@ describe('access tokens', () => {
       const { user, token } = await signedInUser(server, account._id, ALL_SCOPES);
       expect((await usage(server, token)).status).toBe(200);
       expect((await usage(otherServer, token)).status).toBe(200);
-      const [app] = await listGrants(server.services.mongo.db, user._id);
+      const [app] = await listGrants(server.services.oauthArtifacts, user._id);
       expect(
-        await revokeGrant(server.services.mongo.db, { grantId: app?.grantId ?? '', userId: user._id }),
+        await revokeGrant(server.services.oauthArtifacts, { grantId: app?.grantId ?? '', userId: user._id }),
       ).toBe(true);
       const revoked = 'The access token was revoked: its grant no longer exists.';
       await expectRefused(server, token, revoked);

@@ -6,6 +6,7 @@ import { type AdminStores, openAdminStores } from '../../src/admin/commands.js';
 import { hashApiKey } from '../../src/auth/api-key-format.js';
 import { passwordMatches } from '../../src/auth/password.js';
 import { loadSigningKeys } from '../../src/oauth/signing-keys.js';
+import { OAuthSigningKeysStore } from '../../src/stores/oauth-signing-keys.js';
 import { testBackends } from '../support/backends.js';
 
 describe('admin commands', () => {
@@ -293,7 +294,13 @@ describe('admin commands', () => {
     /** A database of its own: rotating the run's shared key set would upset the other files' servers. */
     const keysDb = () => client.db(`${testBackends().mongoDb}_admin_keys_${randomBytes(3).toString('hex')}`);
     const kids = async (db: ReturnType<typeof keysDb>) =>
-      (await loadSigningKeys({ configured: undefined, db, now: new Date() })).keys.map((key) => key.kid);
+      (
+        await loadSigningKeys({
+          configured: undefined,
+          store: new OAuthSigningKeysStore(db),
+          now: new Date(),
+        })
+      ).keys.map((key) => key.kid);
 
     it('puts a new signing key first and keeps the previous one for verifying, two keys at most', async () => {
       const db = keysDb();

@@ -389,7 +389,7 @@ describe('the authorization server', () => {
     it('lists the person’s grants with client name, scopes and last use; revoking one stops its tokens', async () => {
       const { user, client, tokens } = await connected('leads:read account:read');
       expect((await usage(server, tokens.access_token)).status).toBe(200);
-      const [app, ...others] = await listGrants(server.services.mongo.db, user._id);
+      const [app, ...others] = await listGrants(server.services.oauthArtifacts, user._id);
       expect(others).toEqual([]);
       expect(app).toMatchObject({
         clientId: client.client_id,
@@ -400,7 +400,7 @@ describe('the authorization server', () => {
 
       const stranger = await createPerson(server.services);
       expect(
-        await revokeGrant(server.services.mongo.db, {
+        await revokeGrant(server.services.oauthArtifacts, {
           grantId: app?.grantId ?? '',
           userId: stranger.user._id,
         }),
@@ -408,7 +408,7 @@ describe('the authorization server', () => {
       expect((await usage(server, tokens.access_token)).status).toBe(200);
 
       expect(
-        await revokeGrant(server.services.mongo.db, { grantId: app?.grantId ?? '', userId: user._id }),
+        await revokeGrant(server.services.oauthArtifacts, { grantId: app?.grantId ?? '', userId: user._id }),
       ).toBe(true);
       expect((await usage(server, tokens.access_token)).status).toBe(401);
       const refreshed = await refreshAsPublicClient(
@@ -418,7 +418,7 @@ describe('the authorization server', () => {
         resource,
       );
       expect(refreshed.json).toMatchObject({ error: 'invalid_grant' });
-      expect(await listGrants(server.services.mongo.db, user._id)).toEqual([]);
+      expect(await listGrants(server.services.oauthArtifacts, user._id)).toEqual([]);
     });
   });
 

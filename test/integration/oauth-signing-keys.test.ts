@@ -41,7 +41,7 @@ describe('signing keys', () => {
     const before = await start();
     const { account } = await createAccountWithKey(before.services);
     const { token: oldToken } = await signedInUser(before, account._id, ['account:read']);
-    const keys = await rotateStoredSigningKey({ db: before.services.mongo.db, now: new Date() });
+    const keys = await rotateStoredSigningKey({ store: before.services.oauthSigningKeys, now: new Date() });
     expect(keys).toHaveLength(2);
 
     const after = await start();
