@@ -5,8 +5,7 @@ import { startHttpServer } from './http/http-server.js';
 import { startMetricsListener } from './http/metrics-listener.js';
 import { logger } from './logger.js';
 import { createServices, ensureIndexes } from './services.js';
-import { createElasticsearchClient } from './stores/elasticsearch.js';
-import { connectMongo } from './stores/mongo.js';
+import { connectBackends } from './stores/backends.js';
 import { tools } from './tools/registry.js';
 
 // Settings come from the environment only (README, "Configuration"); on a development machine,
@@ -21,13 +20,7 @@ try {
   process.exit(1);
 }
 for (const warning of settings.startupWarnings) logger.warn(warning);
-const mongo = await connectMongo(settings);
-const services = createServices({
-  config: settings,
-  elasticsearch: createElasticsearchClient(settings),
-  mongo,
-  logger,
-});
+const services = createServices({ config: settings, ...(await connectBackends(settings)), logger });
 try {
   await ensureIndexes(services);
 } catch (error) {
@@ -69,7 +62,7 @@ async function shutdown(signal: string): Promise<void> {
   );
   // Units counted on quotas without a limit are written before MongoDB is let go.
   await services.quotaCounters.writeCounts();
-  await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
+  await services.backends.close();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,13 +1,12 @@
-import type { Client } from '@elastic/elasticsearch';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
 import { ApiKeysStore } from './stores/api-keys.js';
 import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js';
+import { type BackendClients, Backends } from './stores/backends.js';
 import { indexNames } from './stores/elasticsearch.js';
 import type { Freshness } from './stores/fresh-cache.js';
-import type { MongoHandle } from './stores/mongo.js';
 import { OAuthArtifactsStore } from './stores/oauth-artifacts.js';
 import { OAuthSigningKeysStore } from './stores/oauth-signing-keys.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
@@ -21,8 +20,8 @@ import { UsersStore } from './stores/users.js';
 /** Everything a request may use, built once per process (or per test app) and shared by all requests. */
 export interface Services {
   config: Config;
-  elasticsearch: Client;
-  mongo: MongoHandle;
+  /** Whether Elasticsearch and MongoDB answer; closing them at the end. Only the stores call them. */
+  backends: Backends;
   /** This server's Prometheus metrics; the backends' clients report into it from the start. */
   metrics: Metrics;
   /** How fresh the per-process copies of keys, accounts, users and grants are (IDENTITY_CACHE_MS). */
@@ -45,30 +44,31 @@ export interface Services {
 /** Records kept per cache of identities: ten thousand keys or accounts is a few megabytes. */
 const IDENTITY_CACHE_ENTRIES = 10_000;
 
-export function createServices(backends: {
-  config: Config;
-  elasticsearch: Client;
-  mongo: MongoHandle;
-  /** Where the stores log what they do in the background. */
-  logger: Logger;
-  /** The clock of the identity caches, rate-limit leases and quota tallies; `performance.now` unless a test stops time. */
-  cacheClock?: () => number;
-}): Services {
-  const { cacheClock, logger, ...handles } = backends;
-  const { db } = handles.mongo;
+export function createServices(
+  backends: BackendClients & {
+    config: Config;
+    /** Where the stores log what they do in the background. */
+    logger: Logger;
+    /** The clock of the identity caches, rate-limit leases and quota tallies; `performance.now` unless a test stops time. */
+    cacheClock?: () => number;
+  },
+): Services {
+  const { cacheClock, logger, config, ...clients } = backends;
+  const { db } = clients.mongo;
   const freshness: Freshness = {
-    maxAgeMs: handles.config.IDENTITY_CACHE_MS,
+    maxAgeMs: config.IDENTITY_CACHE_MS,
     maxEntries: IDENTITY_CACHE_ENTRIES,
     clock: cacheClock ?? (() => performance.now()),
   };
   const metrics = new Metrics();
-  observeElasticsearch(handles.elasticsearch, metrics);
-  observeMongo(handles.mongo.client, metrics);
+  observeElasticsearch(clients.elasticsearch, metrics);
+  observeMongo(clients.mongo.client, metrics);
   const accounts = new AccountsStore(db, freshness);
   return {
-    ...handles,
+    config,
+    backends: new Backends(clients, config),
     metrics,
-    searchIndex: new SearchIndexStore(handles.elasticsearch, indexNames(handles.config.INDEX_PREFIX)),
+    searchIndex: new SearchIndexStore(clients.elasticsearch, indexNames(config.INDEX_PREFIX)),
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),

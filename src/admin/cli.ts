@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { config } from '../config.js';
 import { DomainError } from '../errors.js';
-import { connectMongo } from '../stores/mongo.js';
+import { connectMongo, disconnectMongo } from '../stores/mongo.js';
 import { FlagReader, parseArgs, UsageError } from './args.js';
 import { type AdminStores, COMMANDS, openAdminStores } from './commands.js';
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     process.stderr.write(`error: ${message}\n`);
     process.exitCode = 1;
   } finally {
-    await mongo.client.close();
+    await disconnectMongo(mongo);
   }
 }
 

@@ -33,6 +33,11 @@ export async function connectMongo(
   return { client, db: client.db(settings.MONGODB_DB) };
 }
 
+/** Lets the connection go; a process calls it once, last. */
+export function disconnectMongo(handle: MongoHandle): Promise<void> {
+  return handle.client.close();
+}
+
 /**
  * Socket failures the driver can pass on as plain Node errors, e.g. EPIPE when it writes to a pooled
  * connection that the server has already closed: an outage like any other.

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STALE_CLAIM_MS } from '../../src/billing/enrich.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
-import type { Services } from '../../src/services.js';
 import type { CounterDoc } from '../../src/stores/bounded-counter.js';
 import { counterIdFor } from '../../src/stores/quota-counters.js';
 import type { UnlockDoc } from '../../src/stores/unlocks.js';
@@ -26,7 +25,7 @@ import { createAccountWithKey, type TestServer } from '../support/test-server.js
 const UNAVAILABLE = { code: 'unavailable', details: { retryable: true } };
 const STARTING_CREDITS = 3;
 
-let direct: { services: Services; close(): Promise<void> };
+let direct: Awaited<ReturnType<typeof openDirectServices>>;
 /** An open role at a company with a profile, and another one. */
 let lead: LeadDoc;
 let otherLead: LeadDoc;

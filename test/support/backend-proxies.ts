@@ -1,9 +1,9 @@
-import { createServices, type Services } from '../../src/services.js';
-import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
-import { connectMongo } from '../../src/stores/mongo.js';
+import { createServices } from '../../src/services.js';
+import { connectBackends } from '../../src/stores/backends.js';
 import { testBackends, testConfig } from './backends.js';
 import { runLog } from './run-log.js';
 import { type MongoProxy, startMongoProxy, startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import type { TestServices } from './test-server.js';
 
 /**
  * TCP proxies in front of this run's Elasticsearch and MongoDB, whichever way the run found them
@@ -78,19 +78,9 @@ function mongoAddress(uri: string): { host: string; port: number; through(port: 
  * Services over direct connections to this run's backends, past any proxy: where a test sets up
  * accounts and reads what was charged while a server's own connections are cut.
  */
-export async function openDirectServices(): Promise<{ services: Services; close(): Promise<void> }> {
+export async function openDirectServices(): Promise<{ services: TestServices; close(): Promise<void> }> {
   const config = testConfig();
-  const mongo = await connectMongo(config);
-  const services = createServices({
-    config,
-    elasticsearch: createElasticsearchClient(config),
-    mongo,
-    logger: runLog(),
-  });
-  return {
-    services,
-    close: async () => {
-      await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
-    },
-  };
+  const clients = await connectBackends(config);
+  const services: TestServices = { ...createServices({ config, ...clients, logger: runLog() }), ...clients };
+  return { services, close: () => services.backends.close() };
 }

@@ -9,8 +9,7 @@ import { createOAuthProvider, type OAuthServer } from '../../src/oauth/provider.
 import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
 import { createServices, ensureIndexes, type Services } from '../../src/services.js';
 import type { Account } from '../../src/stores/accounts.js';
-import { createElasticsearchClient } from '../../src/stores/elasticsearch.js';
-import { connectMongo } from '../../src/stores/mongo.js';
+import { type BackendClients, connectBackends } from '../../src/stores/backends.js';
 import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
 import { testConfig } from './backends.js';
 import { runLog } from './run-log.js';
@@ -35,12 +34,15 @@ export function manualCacheClock(): { now: () => number; advance: (ms: number) =
  */
 export const TEST_BASE_URL = 'http://hiring-leads.test';
 
+/** A server's services, with the backends' clients beside them for tests that look behind the stores. */
+export type TestServices = Services & BackendClients;
+
 export interface TestServer {
   /** The `/mcp` endpoint on 127.0.0.1. */
   url: string;
   /** The server root on 127.0.0.1, for `/healthz` and the like. */
   root: string;
-  services: Services;
+  services: TestServices;
   config: Config;
   /** The authorization server, for tests that issue tokens through its own models. */
   oauth: OAuthServer;
@@ -71,15 +73,17 @@ export async function startTestServer(options: {
     ...(options.metrics && { METRICS_PORT: '0' }),
     ...options.config,
   });
-  const mongo = await connectMongo(config);
+  const clients = await connectBackends(config);
   const logger = options.logger ?? runLog();
-  const services = createServices({
-    config,
-    elasticsearch: createElasticsearchClient(config),
-    mongo,
-    logger,
-    ...(options.cacheClock && { cacheClock: options.cacheClock }),
-  });
+  const services: TestServices = {
+    ...createServices({
+      config,
+      ...clients,
+      logger,
+      ...(options.cacheClock && { cacheClock: options.cacheClock }),
+    }),
+    ...clients,
+  };
   await ensureIndexes(services).catch(() => undefined);
   const oauth = await createOAuthProvider({
     services,
@@ -120,7 +124,7 @@ export async function startTestServer(options: {
         listeners.map((listener) => new Promise<void>((resolve) => listener.close(() => resolve()))),
       );
       await services.quotaCounters.writeCounts();
-      await Promise.allSettled([mongo.client.close(), services.elasticsearch.close()]);
+      await services.backends.close();
     },
   };
 }
