@@ -35,19 +35,44 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** Relative imports and re-exports of a file (static and dynamic), as repository paths. */
+interface ImportStatement {
+  /** A repository path for a relative import, else the package as written. */
+  target: string;
+  /** What the statement says between `import`/`export` and `from`, e.g. `type { estypes }`; empty for a bare or dynamic import. */
+  clause: string;
+}
+
+const sources = new Map<string, string>();
+
+function sourceOf(file: string): string {
+  let text = sources.get(file);
+  if (text === undefined) {
+    text = readFileSync(path.join(root, file), 'utf8');
+    sources.set(file, text);
+  }
+  return text;
+}
+
+/** Imports and re-exports of a file (static and dynamic), relative ones as repository paths. */
+function importStatementsOf(file: string): ImportStatement[] {
+  const text = sourceOf(file);
+  return [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;]*?)\sfrom\s+'([^']+)'/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s+()'([^']+)'/g),
+    ...text.matchAll(/\bimport\(\s*()'([^']+)'\s*\)/g),
+  ].map(([, clause = '', specifier = '']) => ({
+    clause: clause.replace(/\s+/g, ' ').trim(),
+    target: specifier.startsWith('.')
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts')
+      : specifier,
+  }));
+}
+
+/** Relative imports and re-exports of a file, as repository paths. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const specifiers = [
-    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/g),
-    ...text.matchAll(/(?:^|\n)\s*import\s+'([^']+)'/g),
-    ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
-  ].map((match) => match[1] ?? '');
-  return specifiers
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) =>
-      path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts'),
-    );
+  return importStatementsOf(file)
+    .map((statement) => statement.target)
+    .filter((target) => target.startsWith('src/'));
 }
 
 function layerOf(file: string): number {
@@ -66,6 +91,40 @@ function layerOf(file: string): number {
 }
 
 const files = sourceFiles('src');
+const outsideStores = files.filter((file) => !file.startsWith('src/stores/'));
+
+/**
+ * The store boundary (ARCHITECTURE.md, "Stores own all I/O"): only src/stores/ holds the clients
+ * of Elasticsearch and MongoDB and calls them. Elsewhere a driver package may be imported for the
+ * query language's types alone, the stores' connections only by the wiring that builds the stores
+ * and the processes that open and close them, and nothing calls a method on a client.
+ */
+const DRIVER_PACKAGE = /^(?:mongodb|@elastic\/elasticsearch)(?:\/|$)/;
+const DRIVER_TYPES_ALLOWED = 'type { estypes }';
+const CONNECTION_MODULES = ['src/stores/mongo.ts', 'src/stores/elasticsearch.ts', 'src/stores/backends.ts'];
+/** What any layer may take from those modules: telling an outage from a bug calls nothing. */
+const OUTAGE_CHECKS = new Set(['isMongoOutage', 'isElasticsearchOutage']);
+const WIRING = new Set(['src/services.ts', 'src/main.ts', 'src/admin/cli.ts', 'src/admin/commands.ts']);
+/**
+ * A method called on a client as the stores hold them: `mongo.client.close(`, `db.collection(`,
+ * `elasticsearch.search(`. (`client` alone would be an OAuth client as often.)
+ */
+const CLIENT_CALL = /\b(?:mongo(?:\??\.(?:client|db))?|db|elasticsearch)\??\.\w+(?:\??\.\w+)*\s*\(/g;
+
+/** The names a statement imports, `type` marks dropped: `{ a, type B }` gives a and B. */
+function importedNames(clause: string): string[] {
+  const names = /\{([^}]*)\}/.exec(clause)?.[1] ?? clause;
+  return names
+    .split(',')
+    .map(
+      (name) =>
+        name
+          .replace(/^\s*type\s+/, '')
+          .split(/\s+as\s+/)[0]
+          ?.trim() ?? '',
+    )
+    .filter((name) => name !== '' && name !== 'type');
+}
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 
 /** Every import circle, each as the path that closes it. */
@@ -98,8 +157,9 @@ describe('architecture', () => {
   });
 
   it('never imports scripts/, seed/ or test/ from src/', () => {
-    const outside = [...graph].flatMap(([file, targets]) =>
-      targets
+    const outside = files.flatMap((file) =>
+      importStatementsOf(file)
+        .map(({ target }) => target)
         .filter((target) => /^(scripts|seed|test)\//.test(target))
         .map((target) => `${file} -> ${target}`),
     );
@@ -108,6 +168,45 @@ describe('architecture', () => {
 
   it('puts every file under src/ in a layer', () => {
     expect(files.filter((file) => layerOf(file) < 0)).toEqual([]);
+  });
+
+  it('imports the database drivers only in src/stores/ (elsewhere, at most the query types)', () => {
+    const found = outsideStores.flatMap((file) =>
+      importStatementsOf(file)
+        .filter(({ target, clause }) => DRIVER_PACKAGE.test(target) && clause !== DRIVER_TYPES_ALLOWED)
+        .map(({ target, clause }) => `${file}: import ${clause} from '${target}'`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("hands the stores' connections only to the wiring that builds the stores", () => {
+    const found = outsideStores.flatMap((file) =>
+      importStatementsOf(file)
+        .filter(({ target }) => CONNECTION_MODULES.includes(target))
+        .flatMap(({ target, clause }) =>
+          importedNames(clause)
+            .filter((name) => !OUTAGE_CHECKS.has(name) && !WIRING.has(file))
+            .map((name) => `${file}: ${name} from ${target}`),
+        ),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('calls no database client outside src/stores/', () => {
+    const found = outsideStores.flatMap((file) =>
+      [...sourceOf(file).matchAll(CLIENT_CALL)].map((match) => `${file}: ${match[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('would see a client called or imported where it must not be', () => {
+    expect('  await services.mongo.db.collection('.match(CLIENT_CALL)).not.toBeNull();
+    expect('elasticsearch.search({'.match(CLIENT_CALL)).not.toBeNull();
+    expect(importedNames('{ type MongoHandle, connectMongo as connect }')).toEqual([
+      'MongoHandle',
+      'connectMongo',
+    ]);
+    expect(DRIVER_PACKAGE.test('@elastic/elasticsearch/lib/api/types')).toBe(true);
   });
 
   it('never lets a lower layer import a higher one', () => {
