@@ -3,8 +3,8 @@ import { searchCompaniesInput } from '../schemas/inputs.js';
 import { searchCompaniesOutput } from '../schemas/outputs.js';
 import { buildCompanyRanking, type RankingResponse, readCompanyRanking } from '../search/company-query.js';
 import { toCompanyListItem } from '../search/dto.js';
-import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
+import { meteredPage } from './metered-page.js';
 
 export const searchCompanies = defineTool({
   name: 'search_companies',
@@ -20,46 +20,41 @@ export const searchCompanies = defineTool({
   scope: 'companies:read',
   access: 'paid',
   meters: 'company_explores',
-  async handler(args, { meter, now, services }) {
-    const search = { secret: services.config.SERVER_SECRET, tool: 'search_companies', args };
-    const plan = planPage(search);
-    // The page is reserved with the ranking, as in search_leads; then only the companies listed
-    // are charged: one whose profile is missing is ranked but cannot be listed. The ranking is
-    // asked for the whole page and read for what the quota granted.
-    const ranking = buildCompanyRanking(args, now, { offset: plan.position.served, size: plan.size });
-    const { result: response, ...reserved } = await meter.chargeAlongside(
-      'company_explores',
-      plan.size,
-      { partial: true },
-      () => services.searchIndex.aggregate<RankingResponse>('leads', ranking.body),
-    );
-    const ranked = readCompanyRanking(response, { offset: plan.position.served, size: reserved.granted });
-    const profiles = new Map(
-      (
-        await services.searchIndex.mget<CompanyDoc>(
-          'companies',
-          ranked.companies.map((company) => company.companyId),
-        )
-      ).map((profile) => [profile.id, profile]),
-    );
-    const companies = ranked.companies.flatMap(({ companyId, openRoles }) => {
-      const profile = profiles.get(companyId);
-      return profile ? [toCompanyListItem(profile, openRoles)] : [];
+  async handler(args, context) {
+    const { now, services } = context;
+    const page = await meteredPage(context, {
+      tool: 'search_companies',
+      args,
+      quota: 'company_explores',
+      build: (position, size) => buildCompanyRanking(args, now, { offset: position.served, size }),
+      run: (ranking) => services.searchIndex.aggregate<RankingResponse>('leads', ranking.body),
+      read: (response, position, size) => {
+        const ranked = readCompanyRanking(response, { offset: position.served, size });
+        return { results: ranked.companies, total: ranked.total };
+      },
+      // Ranked on the leads index; a company whose profile is missing from the companies index
+      // cannot be listed, so it is not charged.
+      list: async (ranked) => {
+        const ids = ranked.map((company) => company.companyId);
+        const profiles = new Map(
+          (await services.searchIndex.mget<CompanyDoc>('companies', ids)).map((profile) => [
+            profile.id,
+            profile,
+          ]),
+        );
+        return ranked.flatMap(({ companyId, openRoles }) => {
+          const profile = profiles.get(companyId);
+          return profile ? [toCompanyListItem(profile, openRoles)] : [];
+        });
+      },
     });
-    const unused = reserved.granted - companies.length;
-    const quota = unused > 0 ? await meter.refundUnused('company_explores', unused) : reserved.quota;
-    const page = finishPage(search, plan, { returned: ranked.companies.length, moreExist: ranked.moreExist });
-    const notes = [...ranking.notes, ...page.notes];
-    if (reserved.granted < plan.size && ranked.moreExist) {
-      notes.push(shortenedByQuotaNote(companies.length, 'company_explores', quota.resets_at));
-    }
     return {
-      total: ranked.total,
-      returned: companies.length,
-      companies,
+      total: page.total,
+      returned: page.listed.length,
+      companies: page.listed,
       next_cursor: page.next_cursor,
-      quota,
-      notes,
+      quota: page.quota,
+      notes: page.notes,
     };
   },
 });

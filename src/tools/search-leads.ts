@@ -4,8 +4,8 @@ import { searchLeadsOutput } from '../schemas/outputs.js';
 import { toLeadCard } from '../search/dto.js';
 import { totalHits } from '../search/es.js';
 import { buildLeadSearch } from '../search/lead-query.js';
-import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
+import { meteredPage } from './metered-page.js';
 
 export const searchLeads = defineTool({
   name: 'search_leads',
@@ -22,44 +22,35 @@ export const searchLeads = defineTool({
   scope: 'leads:read',
   access: 'paid',
   meters: 'lead_explores',
-  async handler(args, { account, meter, now, services }) {
-    const search = { secret: services.config.SERVER_SECRET, tool: 'search_leads', args };
-    const plan = planPage(search);
-    // Built first, so that a bad argument is refused before anything is charged.
-    const query = buildLeadSearch(args, plan.position, plan.size, now);
-    // The page is reserved with the search (Meter.chargeAlongside): with nothing left the call is
-    // refused, the page holds only what the quota granted, and what it did not fill goes back.
-    const { result: response, ...reserved } = await meter.chargeAlongside(
-      'lead_explores',
-      plan.size,
-      { partial: true },
-      (size) => services.searchIndex.search<LeadDoc>('leads', { ...query.body, size }),
-    );
-    const hits = response.hits.hits.slice(0, reserved.granted);
-    const unused = reserved.granted - hits.length;
-    const [quota, unlocked] = await Promise.all([
-      unused > 0 ? meter.refundUnused('lead_explores', unused) : reserved.quota,
-      services.unlocks.unlockedAmong(
-        account,
-        hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
-      ),
-    ]);
-    const total = totalHits(response.hits.total);
-    const moreExist = plan.position.served + hits.length < total;
-    const page = finishPage(search, plan, { returned: hits.length, moreExist, lastSort: hits.at(-1)?.sort });
-
-    const docs = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-    const notes = [...query.notes, ...page.notes];
-    if (reserved.granted < plan.size && moreExist) {
-      notes.push(shortenedByQuotaNote(hits.length, 'lead_explores', quota.resets_at));
-    }
+  async handler(args, context) {
+    const { account, now, services } = context;
+    const page = await meteredPage(context, {
+      tool: 'search_leads',
+      args,
+      quota: 'lead_explores',
+      build: (position, size) => buildLeadSearch(args, position, size, now),
+      run: (query) => services.searchIndex.search<LeadDoc>('leads', query.body),
+      read: (response, _position, size) => {
+        const hits = response.hits.hits.slice(0, size);
+        return { results: hits, total: totalHits(response.hits.total), lastSort: hits.at(-1)?.sort };
+      },
+      list: async (hits) => {
+        const unlocked = await services.unlocks.unlockedAmong(
+          account,
+          hits.flatMap((hit) => (hit._id ? [hit._id] : [])),
+        );
+        return hits.flatMap((hit) =>
+          hit._source ? [toLeadCard(hit._source, unlocked.has(hit._source.id))] : [],
+        );
+      },
+    });
     return {
-      total,
-      returned: docs.length,
-      leads: docs.map((doc) => toLeadCard(doc, unlocked.has(doc.id))),
+      total: page.total,
+      returned: page.listed.length,
+      leads: page.listed,
       next_cursor: page.next_cursor,
-      quota,
-      notes,
+      quota: page.quota,
+      notes: page.notes,
     };
   },
 });

@@ -1,0 +1,92 @@
+import type { QuotaState } from '../billing/quota-state.js';
+import type { QuotaKey } from '../plans.js';
+import type { PagePosition } from '../search/cursor.js';
+import {
+  type FetchedPage,
+  finishPage,
+  type PagedSearch,
+  planPage,
+  shortenedByQuotaNote,
+} from '../search/paging.js';
+import type { ToolContext } from './define-tool.js';
+
+/** What a query builder gives a metered search besides its request body. */
+interface PageQuery {
+  notes: string[];
+}
+
+/** What a search response holds for one page, cut to the results the quota granted. */
+interface FoundPage<Result> {
+  results: Result[];
+  /** Every result the search matches, on this page and the others. */
+  total: number;
+  lastSort?: FetchedPage['lastSort'];
+}
+
+/** A search that charges one unit of `quota` per result it lists. */
+export interface MeteredSearch<Query extends PageQuery, Found, Result, Listed> {
+  tool: string;
+  args: PagedSearch['args'];
+  quota: QuotaKey;
+  /** The request for `size` results from `position`; it throws on a bad argument, before any charge. */
+  build(position: PagePosition, size: number): Query;
+  /** Sends the request: one store call. */
+  run(query: Query): Promise<Found>;
+  /** The page in a response: at most `size` results from `position`. */
+  read(found: Found, position: PagePosition, size: number): FoundPage<Result>;
+  /** The results as the page lists them; one that cannot be listed is left out, and not charged. */
+  list(results: Result[]): Promise<Listed[]>;
+}
+
+export interface MeteredPage<Listed> {
+  total: number;
+  listed: Listed[];
+  next_cursor: string | null;
+  quota: QuotaState;
+  notes: string[];
+}
+
+/**
+ * One page of `search_leads` or `search_companies` (docs/search-semantics.md, "Metering"): the page
+ * is planned from the cursor, reserved with one partial charge beside the search, cut to what was
+ * granted and listed; what it did not fill or list is given back before its cursor and notes.
+ */
+export async function meteredPage<Query extends PageQuery, Found, Result, Listed>(
+  { meter, services }: Pick<ToolContext, 'meter' | 'services'>,
+  search: MeteredSearch<Query, Found, Result, Listed>,
+): Promise<MeteredPage<Listed>> {
+  const paged: PagedSearch = { secret: services.config.SERVER_SECRET, tool: search.tool, args: search.args };
+  const plan = planPage(paged);
+  const query = search.build(plan.position, plan.size);
+  // The query answering a page of `size`: the one built above unless the charge came first and
+  // granted less (Meter.chargeAlongside).
+  const searchPage = async (size: number) => {
+    const sized = size === plan.size ? query : search.build(plan.position, size);
+    return { query: sized, found: await search.run(sized) };
+  };
+  const { result: answered, ...reserved } = await meter.chargeAlongside(
+    search.quota,
+    plan.size,
+    { partial: true },
+    searchPage,
+  );
+  const page = search.read(answered.found, plan.position, reserved.granted);
+  const unfilled = reserved.granted - page.results.length;
+  const [listed, quotaAfterUnfilled] = await Promise.all([
+    search.list(page.results),
+    unfilled > 0 ? meter.refundUnused(search.quota, unfilled) : reserved.quota,
+  ]);
+  const unlisted = page.results.length - listed.length;
+  const quota = unlisted > 0 ? await meter.refundUnused(search.quota, unlisted) : quotaAfterUnfilled;
+  const moreExist = plan.position.served + page.results.length < page.total;
+  const outcome = finishPage(paged, plan, {
+    returned: page.results.length,
+    moreExist,
+    lastSort: page.lastSort,
+  });
+  const notes = [...answered.query.notes, ...outcome.notes];
+  if (reserved.granted < plan.size && moreExist) {
+    notes.push(shortenedByQuotaNote(listed.length, search.quota, quota.resets_at));
+  }
+  return { total: page.total, listed, next_cursor: outcome.next_cursor, quota, notes };
+}
