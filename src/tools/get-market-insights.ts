@@ -3,6 +3,8 @@ import { marketInsightsOutput } from '../schemas/outputs.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
+const NOTHING_MATCHED: InsightsResponse = { hits: { total: 0 } };
+
 export const getMarketInsights = defineTool({
   name: 'get_market_insights',
   title: 'Market statistics over open roles',
@@ -26,8 +28,13 @@ export const getMarketInsights = defineTool({
   },
   async handler(args, { meter, now, services }) {
     // Built first, so that a bad filter is refused before anything is charged; charged with the
-    // search (Meter.chargeAlongside), so that with nothing left the call is refused.
+    // search (Meter.chargeAlongside), so that with nothing left the call is refused. A place not
+    // recognised matches nothing: answered as such with no search and no charge, as search_leads.
     const query = buildInsightsQuery(args, now);
+    if (query.unknownPlace) {
+      const { quota } = await meter.charge('insight_queries', 0);
+      return { ...shapeInsights(args, NOTHING_MATCHED, query.notes, now), quota };
+    }
     const { quota, result: response } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
       services.searchIndex.aggregate<InsightsResponse>('leads', query.body),
     );

@@ -13,6 +13,8 @@ import type { ToolContext } from './define-tool.js';
 /** What a query builder gives a metered search besides its request body. */
 interface PageQuery {
   notes: string[];
+  /** The location named no known place: nothing can match, so nothing is searched or charged. */
+  unknownPlace: boolean;
 }
 
 /** What a search response holds for one page, cut to the results the quota granted. */
@@ -58,6 +60,11 @@ export async function meteredPage<Query extends PageQuery, Found, Result, Listed
   const paged: PagedSearch = { secret: services.config.SERVER_SECRET, tool: search.tool, args: search.args };
   const plan = planPage(paged);
   const query = search.build(plan.position, plan.size);
+  if (query.unknownPlace) {
+    // As a search that found nothing: refused only when nothing is left, and nothing charged.
+    const { quota } = await meter.charge(search.quota, 0);
+    return { total: 0, listed: [], next_cursor: null, quota, notes: query.notes };
+  }
   // The query answering a page of `size`: the one built above unless the charge came first and
   // granted less (Meter.chargeAlongside).
   const searchPage = async (size: number) => {

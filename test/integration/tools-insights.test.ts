@@ -301,12 +301,18 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
     expect(byCity.rows.map((row: Json) => row.key).sort()).toEqual(['London', 'Reading']);
   });
 
-  it('an unknown place in the filters counts nothing and says so', async () => {
+  it.each([
+    'city',
+    'posted_week',
+  ])('an unknown place in the filters counts nothing, charges nothing and says so (group_by %s)', async (groupBy) => {
+    const before = await callOk(client, 'get_account_usage');
     const result = await callOk(client, 'get_market_insights', {
-      group_by: 'city',
+      group_by: groupBy,
       filters: { location: 'Atlantis' },
     });
+    // No search either: one would have filled in the empty weeks.
     expect(result).toMatchObject({ total: 0, returned: 0, rows: [], other_count: 0 });
+    expect(result.quota).toEqual(before.daily_quotas.insight_queries);
     expect(result.notes.join(' ')).toMatch(/not recognised/);
   });
 
