@@ -11,7 +11,7 @@ import { OAUTH_ROUTES } from '../oauth/routes.js';
 import { createPages } from '../pages/index.js';
 import type { Services } from '../services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
-import { authenticate, requireStepUpScopes } from './auth-middleware.js';
+import { authenticate, challengeStepUps } from './auth-middleware.js';
 import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
 import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { healthz, readyz } from './health.js';
@@ -124,8 +124,8 @@ export function createApp(deps: AppDeps): Express {
     bodyErrorsAsJsonRpc,
     requireSingleJsonRpcMessage,
     requireWellFormedMessage,
-    requireStepUpScopes({ toolsByName: catalog.byName, baseUrl: BASE_URL }),
     serveMcp({ catalog, viewResources, services, clock }),
+    challengeStepUps(BASE_URL),
   );
   // Stateless: there is no stream to open with GET and no session to end with DELETE.
   app.all('/mcp', (_req, res) => {

@@ -1,11 +1,10 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { looksLikeJwt } from '../auth/access-token.js';
 import { looksLikeApiKey } from '../auth/api-key-format.js';
-import { STEP_UP_SCOPES } from '../auth/scopes.js';
 import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
+import { StepUpRequired } from '../mcp/run-tool.js';
 import type { AuthenticationFailure, Metrics } from '../metrics.js';
 import type { AccountsStore } from '../stores/accounts.js';
-import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
 import { requestState } from './request-state.js';
 import type { CredentialVerifier } from './verify-credential.js';
@@ -100,47 +99,23 @@ function refusedKind(token: string): AuthenticationFailure {
 }
 
 /**
- * An OAuth token lacking a scope the client can add by asking the user again gets an HTTP 403
- * challenge, which only express can send: tool results cannot set the status (docs/protocol.md,
- * "Scopes"). API keys cannot step up; they get the `insufficient_scope` tool result instead.
+ * The step-up challenge: an HTTP 403 asking the client to have the user grant the scope the call
+ * lacked (the call pipeline's scope check throws `StepUpRequired`; docs/protocol.md, "Scopes").
  */
-export function requireStepUpScopes(deps: {
-  toolsByName: ReadonlyMap<string, AnyToolDefinition>;
-  baseUrl: string;
-}): RequestHandler {
-  return (req, res, next) => {
-    const principal = requestState(res).principal;
-    const scope = toolCalled(req.body, deps.toolsByName)?.scope ?? null;
-    if (
-      principal === undefined ||
-      principal.credential.type !== 'oauth' ||
-      scope === null ||
-      !STEP_UP_SCOPES.has(scope) ||
-      principal.credential.scopes.includes(scope)
-    ) {
-      return next();
-    }
+export function challengeStepUps(baseUrl: string): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (!(error instanceof StepUpRequired)) return next(error);
     res
       .status(403)
       .set(
         'WWW-Authenticate',
-        `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`,
+        `Bearer error="insufficient_scope", scope="${error.scope}", resource_metadata="${protectedResourceMetadataUrl(baseUrl)}"`,
       )
       .json({
         error: 'insufficient_scope',
-        error_description: `This tool needs the scope "${scope}". Sign in again and grant it.`,
+        error_description: `This tool needs the scope "${error.scope}". Sign in again and grant it.`,
       });
   };
-}
-
-function toolCalled(
-  body: unknown,
-  toolsByName: ReadonlyMap<string, AnyToolDefinition>,
-): AnyToolDefinition | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
-  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
-  return toolsByName.get(params.name);
 }
 
 /** Header parameters are quoted strings: a stray quote or backslash would end them early. */

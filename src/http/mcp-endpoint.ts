@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import { StepUpRequired } from '../mcp/run-tool.js';
 import { callTool, createMcpServer, type McpServerDeps } from '../mcp/server.js';
 import { resultJson } from '../mcp/tool-result.js';
 import { quoted, requestState, sendJsonRpcError } from './request-state.js';
@@ -306,6 +307,8 @@ export async function answerToolCall(message: ToolCallRequest, context: McpServe
     // As JSON.stringify({ result, jsonrpc: '2.0', id }) writes it, the result's JSON made once.
     return jsonRpcAnswer(`{"result":${resultJson(result)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
   } catch (error) {
+    // Answered with HTTP 403 by the edge (src/http/auth-middleware.ts), not as JSON-RPC.
+    if (error instanceof StepUpRequired) throw error;
     // As the SDK answers a handler that throws: the error's own code if it has one, else -32603.
     const { code, message: text, data } = error as { code?: unknown; message?: unknown; data?: unknown };
     return jsonRpcAnswer(

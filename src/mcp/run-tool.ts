@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Credential } from '../auth/credential.js';
+import { type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { accessRefusal, effectivePlanLimits } from '../plans.js';
@@ -16,6 +17,27 @@ export interface Caller {
   credential: Credential;
   requestId: string;
   logger: Logger;
+}
+
+/**
+ * An OAuth token lacks a scope its client can add by asking the user again: not a tool result but
+ * an HTTP 403 challenge, which only the HTTP edge can send (docs/protocol.md, "Scopes").
+ */
+export class StepUpRequired extends Error {
+  constructor(readonly scope: Scope) {
+    super(`step-up to the scope ${scope} required`);
+    this.name = 'StepUpRequired';
+  }
+}
+
+/**
+ * The one scope check: a credential lacking the tool's scope is refused with `insufficient_scope`,
+ * or, for an OAuth token that can step up to it, with `StepUpRequired`. API keys cannot step up.
+ */
+function checkScope(required: Scope | null, credential: Credential): void {
+  if (required === null || credential.scopes.includes(required)) return;
+  if (credential.type === 'oauth' && STEP_UP_SCOPES.has(required)) throw new StepUpRequired(required);
+  throw new InsufficientScope(required);
 }
 
 /**
@@ -52,9 +74,7 @@ export async function runTool(
       const refusal = accessRefusal(caller.account);
       if (refusal !== null) throw new SubscriptionRequired(refusal);
     }
-    if (tool.scope !== null && !caller.credential.scopes.includes(tool.scope)) {
-      throw new InsufficientScope(tool.scope);
-    }
+    checkScope(tool.scope, caller.credential);
     const args = parseToolArguments(tool.inputSchema, rawArguments);
     // Not parsed against the output schema here: the handler's result has the schema's type, and the
     // tests hold every result they see to the schema exactly (test/fuzz/checks.ts), so parsing it
@@ -66,6 +86,7 @@ export async function runTool(
     return successResult(output as Record<string, unknown>);
   } catch (error) {
     await meter.refundAll();
+    if (error instanceof StepUpRequired) throw error;
     const failure = asDomainError(error, { requestId: caller.requestId, logger });
     const durationMs = Date.now() - startedAt;
     logger.info('tool call', { outcome: failure.code, duration_ms: durationMs });
