@@ -12,7 +12,7 @@ export default {
   // src/billing/credits.ts: it only calls the accounts store, which the integration tests exercise.
   mutate: [
     'src/domain/calendar.ts',
-    'src/billing/quota-state.ts',
+    'src/metering/quota-state.ts',
     'src/search/cursor.ts',
     'src/search/paging.ts',
     'src/reference/salary.ts',

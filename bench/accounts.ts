@@ -2,6 +2,7 @@
 import { SCOPES } from '../src/auth/scopes.js';
 import type { Config } from '../src/config.js';
 import { logger } from '../src/logger.js';
+import { QuotaCounters } from '../src/metering/quota-counters.js';
 import { PLANS, type QuotaKey } from '../src/plans.js';
 import { AccountsStore } from '../src/stores/accounts.js';
 import { ApiKeysStore } from '../src/stores/api-keys.js';
@@ -59,7 +60,11 @@ export class BenchAccounts {
 
   /** What today's counter of `quota` holds for the account, as MongoDB has it. */
   used(accountId: string, quota: QuotaKey): Promise<number> {
-    return new QuotaCountersStore(this.mongo.db, logger).used(accountId, quota, new Date());
+    return new QuotaCounters(new QuotaCountersStore(this.mongo.db), logger).used(
+      accountId,
+      quota,
+      new Date(),
+    );
   }
 
   close(): Promise<void> {

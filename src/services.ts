@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { QuotaCounters } from './metering/quota-counters.js';
 import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
 import { ApiKeysStore } from './stores/api-keys.js';
@@ -30,7 +31,7 @@ export interface Services {
   searchIndex: SearchIndexStore;
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
-  quotaCounters: QuotaCountersStore;
+  quotaCounters: QuotaCounters;
   rateLimits: RateLimitsStore;
   unlocks: UnlocksStore;
   users: UsersStore;
@@ -72,7 +73,7 @@ export function createServices(
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
-    quotaCounters: new QuotaCountersStore(db, logger, freshness.clock),
+    quotaCounters: new QuotaCounters(new QuotaCountersStore(db), logger, freshness.clock),
     rateLimits: new RateLimitsStore(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),

@@ -3,6 +3,7 @@ import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { type AccountUsage, readAccountUsage } from '../billing/account-usage.js';
 import { InvalidArgument } from '../errors.js';
 import { logger } from '../logger.js';
+import { QuotaCounters } from '../metering/quota-counters.js';
 import { rotateStoredSigningKey } from '../oauth/signing-keys.js';
 import {
   effectivePlanLimits,
@@ -26,7 +27,7 @@ import { type FlagReader, oneOf, UsageError, wholeNumber } from './args.js';
 export interface AdminStores {
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
-  quotaCounters: QuotaCountersStore;
+  quotaCounters: QuotaCounters;
   unlocks: UnlocksStore;
   users: UsersStore;
   pageSessions: PageSessionsStore;
@@ -50,7 +51,7 @@ export async function openAdminStores(
   const stores = {
     accounts,
     apiKeys: new ApiKeysStore(db),
-    quotaCounters: new QuotaCountersStore(db, logger),
+    quotaCounters: new QuotaCounters(new QuotaCountersStore(db), logger),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db),
     pageSessions: new PageSessionsStore(db),

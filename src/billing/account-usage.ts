@@ -1,9 +1,9 @@
 import type { Scope } from '../auth/scopes.js';
+import { type QuotaState, quotaState } from '../metering/quota-state.js';
 import { accessRefusal, effectivePlanLimits, QUOTA_KEYS, type QuotaKey } from '../plans.js';
 import type { Account } from '../stores/accounts.js';
 import { creditsNow } from './credits.js';
 import { type EnrichmentDeps, recoverAbandonedClaims } from './enrich.js';
-import { type QuotaState, quotaState } from './quota-state.js';
 
 /** What `get_account_usage` and `admin usage` return (docs/enrichment.md, "get_account_usage"). */
 export interface AccountUsage {

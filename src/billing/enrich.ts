@@ -46,13 +46,13 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, InsufficientCredits, InvalidArgument } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { QuotaCounters } from '../metering/quota-counters.js';
+import { type QuotaState, quotaExhausted, quotaState } from '../metering/quota-state.js';
 import type { Metrics } from '../metrics.js';
 import type { EffectiveLimits } from '../plans.js';
 import type { Account, AccountsStore } from '../stores/accounts.js';
-import { counterIdFor, type QuotaCountersStore } from '../stores/quota-counters.js';
 import type { PendingClaim, UnlocksStore } from '../stores/unlocks.js';
 import { creditsNow } from './credits.js';
-import { type QuotaState, quotaExhausted, quotaState } from './quota-state.js';
 
 /** A claim older than this belongs to a call that died: every step takes milliseconds, and a backend
  * call gives up after BACKEND_TIMEOUT_MS (at most 60 s, 2 s by default). */
@@ -65,7 +65,7 @@ const LONGEST_POLL_MS = 250;
 export interface EnrichmentDeps {
   accounts: AccountsStore;
   unlocks: UnlocksStore;
-  quotaCounters: QuotaCountersStore;
+  quotaCounters: QuotaCounters;
   logger: Logger;
   /** Counts credits and enrichments charged and given back; absent in the admin CLI, which serves none. */
   metrics?: Metrics;
@@ -192,7 +192,7 @@ async function chargeUnderClaim(
     // unlock refers to it, so nothing reverses it), so failing to tidy must not fail the call.
     await Promise.all([
       deps.accounts.settleCredit(account._id, claimId),
-      deps.quotaCounters.settleReservation(reserved.counterId, claimId),
+      deps.quotaCounters.settleReservation(account._id, 'enrichments', claimId, now),
     ]).catch((error: unknown) => {
       deps.logger.warn('could not settle an enrichment claim', { claim_id: claimId, error });
     });
@@ -217,10 +217,7 @@ async function reverseClaim(deps: EnrichmentDeps, claim: PendingClaim): Promise<
   const claimId = claim.claim_id ?? '';
   const [creditRefunded, enrichmentRefunded] = await Promise.all([
     deps.accounts.refundCredit(claim.account_id, claimId),
-    deps.quotaCounters.cancelReservation(
-      counterIdFor(claim.account_id, 'enrichments', claim.created_at),
-      claimId,
-    ),
+    deps.quotaCounters.cancelReservation(claim.account_id, 'enrichments', claimId, claim.created_at),
   ]);
   if (creditRefunded) deps.metrics?.creditRefunded();
   if (enrichmentRefunded) deps.metrics?.quotaRefunded('enrichments', 1);

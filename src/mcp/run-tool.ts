@@ -3,12 +3,12 @@ import type { Credential } from '../auth/credential.js';
 import { type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { createCallMeter } from '../metering/meter.js';
 import { accessRefusal, effectivePlanLimits } from '../plans.js';
 import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
 import { parseToolArguments } from './arguments.js';
-import { createCallMeter } from './meter.js';
 import { asDomainError, errorResult, successResult } from './tool-result.js';
 
 /** Who is calling, as the HTTP edge established it. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Credential } from '../auth/credential.js';
 import type { Scope } from '../auth/scopes.js';
-import type { QuotaState } from '../billing/quota-state.js';
 import type { Logger } from '../logger.js';
+import type { Meter } from '../metering/meter.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
 import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
@@ -38,45 +38,6 @@ export interface ToolView {
 
 /** `paid`: needs a paid plan with an active or trialing subscription. `always`: answers every account. */
 export type ToolAccess = 'paid' | 'always';
-
-/**
- * Daily quota metering for one call. Charges are refunded automatically when the handler throws,
- * so a failed call is never charged.
- */
-export interface Meter {
-  /**
-   * Charges `want` units. Exact (default): all or nothing. `partial: true`: as many as remain, which
-   * may be fewer than `want`. Throws `QuotaExceeded` when nothing at all remains.
-   */
-  charge(
-    quota: QuotaKey,
-    want: number,
-    options?: { partial?: boolean },
-  ): Promise<{ granted: number; quota: QuotaState }>;
-  /**
-   * Charges as `charge` does and runs `work`, which fetches at most `size` results for what is
-   * charged. Where this process last saw at least `want` left (or the quota has no limit), the
-   * charge and `work(want)` run side by side, so the call does not wait for MongoDB before the
-   * search; another process may have taken part of the quota meanwhile, so the caller keeps only
-   * `granted` of what `work` found. Elsewhere the charge comes first and `work(granted)` follows:
-   * with nothing left, no work is done. A failure of either fails the call, which refunds the charge.
-   */
-  chargeAlongside<T>(
-    quota: QuotaKey,
-    want: number,
-    options: { partial?: boolean },
-    work: (size: number) => Promise<T>,
-  ): Promise<{ granted: number; quota: QuotaState; result: T }>;
-  /** Charges exactly one unit; the quota state after the charge. */
-  require(quota: QuotaKey): Promise<QuotaState>;
-  /** The quota state without charging. */
-  peek(quota: QuotaKey): Promise<QuotaState>;
-  /**
-   * Gives back `unused` of the units this call's last charge of `quota` took: a search reserves its
-   * page before it runs and returns what the page did not fill. The quota state after.
-   */
-  refundUnused(quota: QuotaKey, unused: number): Promise<QuotaState>;
-}
 
 export interface ToolContext {
   account: Account;

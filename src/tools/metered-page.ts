@@ -1,4 +1,4 @@
-import type { QuotaState } from '../billing/quota-state.js';
+import type { QuotaState } from '../metering/quota-state.js';
 import type { QuotaKey } from '../plans.js';
 import type { PagePosition } from '../search/cursor.js';
 import {

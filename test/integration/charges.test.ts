@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyDoc, LeadDoc } from '../../src/domain/documents.js';
 import { foldKey } from '../../src/domain/fold.js';
+import { QuotaCounters } from '../../src/metering/quota-counters.js';
 import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
 import { connectMongo, type MongoHandle } from '../../src/stores/mongo.js';
 import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
@@ -129,11 +130,12 @@ describe('charges that match what was served', () => {
 
   /**
    * Charges this process has seen room for run alongside their search (Meter.chargeAlongside).
-   * "Another process" is a second QuotaCountersStore on the same database: it charges the same
+   * "Another process" is a second QuotaCounters on the same database: it charges the same
    * counters while this server's memory of them goes stale, as a second server process would.
    */
   describe('charged alongside the search', () => {
-    const anotherProcess = () => new QuotaCountersStore(server.services.mongo.db, runLog());
+    const anotherProcess = () =>
+      new QuotaCounters(new QuotaCountersStore(server.services.mongo.db), runLog());
 
     it('a page keeps only what the quota granted when another process took the rest meanwhile, and its cursor goes on from there', async () => {
       const reference = await accountWithQuotas({});

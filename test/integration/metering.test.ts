@@ -2,19 +2,15 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Unavailable } from '../../src/errors.js';
+import { type ChargeRef, type QuotaCharge, QuotaCounters } from '../../src/metering/quota-counters.js';
+import { STORED_FIGURE_FRESH_MS } from '../../src/metering/usage-tally.js';
 import {
   addUnboundedOnce,
   CHARGE_JOURNAL_LENGTH,
   type CounterDoc,
   parseChargeEntry,
 } from '../../src/stores/bounded-counter.js';
-import {
-  type ChargeRef,
-  counterIdFor,
-  type QuotaCharge,
-  QuotaCountersStore,
-} from '../../src/stores/quota-counters.js';
-import { STORED_FIGURE_FRESH_MS } from '../../src/stores/usage-tally.js';
+import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { testBackends } from '../support/backends.js';
 import { fakeTools } from '../support/fake-tools.js';
@@ -24,13 +20,15 @@ import { createAccountWithKey, startTestServer, type TestServer } from '../suppo
 
 describe('quota counters under concurrency', () => {
   let clients: MongoClient[];
-  let stores: QuotaCountersStore[];
+  let stores: QuotaCounters[];
 
   beforeAll(async () => {
     // Two clients, as two server processes would have.
     clients = [new MongoClient(testBackends().mongodbUri), new MongoClient(testBackends().mongodbUri)];
     await Promise.all(clients.map((client) => client.connect()));
-    stores = clients.map((client) => new QuotaCountersStore(client.db(testBackends().mongoDb), runLog()));
+    stores = clients.map(
+      (client) => new QuotaCounters(new QuotaCountersStore(client.db(testBackends().mongoDb)), runLog()),
+    );
   });
 
   afterAll(async () => {
@@ -41,7 +39,7 @@ describe('quota counters under concurrency', () => {
     const now = new Date();
     return Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        (stores[index % 2] as QuotaCountersStore).charge(accountId, 'lead_explores', 10, 173, {
+        (stores[index % 2] as QuotaCounters).charge(accountId, 'lead_explores', 10, 173, {
           partial,
           now,
         }),
@@ -67,7 +65,9 @@ describe('quota counters under concurrency', () => {
     (clients[0] as MongoClient)
       .db(testBackends().mongoDb)
       .collection<CounterDoc>('quota_counters')
-      .findOne({ _id: counterIdFor(accountId, 'lead_explores', new Date()) });
+      .findOne({
+        _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, new Date()).counterId,
+      });
 
   it('journals each charge with what it granted, and refunds from both processes at once give each back exactly once', async () => {
     const charges = await race('acc_refund_race', true);
@@ -81,7 +81,7 @@ describe('quota counters under concurrency', () => {
     const refunded = await Promise.all(
       charges.flatMap((charge, index) =>
         [charge.granted, null, charge.granted, null].map((held, attempt) =>
-          (stores[(index + attempt) % 2] as QuotaCountersStore).refundCharge(charge, held),
+          (stores[(index + attempt) % 2] as QuotaCounters).refundCharge(charge, held),
         ),
       ),
     );
@@ -91,7 +91,7 @@ describe('quota counters under concurrency', () => {
   });
 
   it('a give-back lowers the journal entry, so a refund returns only the rest, even when it believes otherwise', async () => {
-    const [store] = stores as [QuotaCountersStore];
+    const [store] = stores as [QuotaCounters];
     const now = new Date();
     const charge = await store.charge('acc_give_back', 'lead_explores', 10, 100, { partial: true, now });
     expect(await store.giveBack(charge, charge.granted, 4)).toBe(6);
@@ -102,7 +102,7 @@ describe('quota counters under concurrency', () => {
   });
 
   it('keeps only the latest charges in the journal, however many are made', async () => {
-    const [store] = stores as [QuotaCountersStore];
+    const [store] = stores as [QuotaCounters];
     const now = new Date();
     const charges = await Promise.all(
       Array.from({ length: CHARGE_JOURNAL_LENGTH + 20 }, () =>
@@ -123,7 +123,7 @@ describe('quota counters under concurrency', () => {
 
 describe('quotas without a limit, counted in each process', () => {
   let clients: MongoClient[];
-  let stores: QuotaCountersStore[];
+  let stores: QuotaCounters[];
   // The processes' clock, moved by hand: how fresh a figure from MongoDB is decides what `used` shows.
   let clockMs = 0;
 
@@ -132,7 +132,8 @@ describe('quotas without a limit, counted in each process', () => {
     clients = [new MongoClient(testBackends().mongodbUri), new MongoClient(testBackends().mongodbUri)];
     await Promise.all(clients.map((client) => client.connect()));
     stores = clients.map(
-      (client) => new QuotaCountersStore(client.db(testBackends().mongoDb), runLog(), () => clockMs),
+      (client) =>
+        new QuotaCounters(new QuotaCountersStore(client.db(testBackends().mongoDb)), runLog(), () => clockMs),
     );
   });
 
@@ -145,14 +146,16 @@ describe('quotas without a limit, counted in each process', () => {
       await (clients[0] as MongoClient)
         .db(testBackends().mongoDb)
         .collection<CounterDoc>('quota_counters')
-        .findOne({ _id: counterIdFor(accountId, 'lead_explores', new Date()) })
+        .findOne({
+          _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, new Date()).counterId,
+        })
     )?.used;
 
   it('300 simultaneous charges from two processes, some refunded or given back in part, land exactly once each', async () => {
     const now = new Date();
     const charges = await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
-        (stores[index % 2] as QuotaCountersStore).charge('acc_unlimited_race', 'lead_explores', 10, null, {
+        (stores[index % 2] as QuotaCounters).charge('acc_unlimited_race', 'lead_explores', 10, null, {
           partial: true,
           now,
         }),
@@ -162,7 +165,7 @@ describe('quotas without a limit, counted in each process', () => {
     // A hundred calls fail and are refunded; a hundred pages come back 4 short.
     await Promise.all(
       charges.map((charge, index) => {
-        const store = stores[index % 2] as QuotaCountersStore;
+        const store = stores[index % 2] as QuotaCounters;
         if (index % 3 === 0) return store.refundCharge(charge, charge.granted);
         if (index % 3 === 1) return store.giveBack(charge, charge.granted, 4);
         return undefined;
@@ -178,7 +181,7 @@ describe('quotas without a limit, counted in each process', () => {
   });
 
   it('reports used with the units not yet written, and writes them without being asked', async () => {
-    const [store] = stores as [QuotaCountersStore];
+    const [store] = stores as [QuotaCounters];
     const now = new Date();
     const first = await store.charge('acc_unlimited_later', 'lead_explores', 7, null, {
       partial: false,
@@ -199,14 +202,24 @@ describe('quotas without a limit, counted in each process', () => {
     const counters = (clients[0] as MongoClient)
       .db(testBackends().mongoDb)
       .collection<CounterDoc>('quota_counters');
-    const id = counterIdFor('acc_unlimited_retry', 'lead_explores', new Date());
+    const id = (stores[0] as QuotaCounters).newCharge(
+      'acc_unlimited_retry',
+      'lead_explores',
+      null,
+      new Date(),
+    ).counterId;
     const fields = { expires_at: new Date(Date.now() + 86_400_000) };
     expect(await addUnboundedOnce(counters, id, 9, 'write-a', fields)).toBe(9);
     expect(await addUnboundedOnce(counters, id, 9, 'write-a', fields)).toBe(9);
     expect(await addUnboundedOnce(counters, id, -2, 'write-b', fields)).toBe(7);
     expect(await addUnboundedOnce(counters, id, -2, 'write-b', fields)).toBe(7);
     // A give-back written to a counter that does not exist takes nothing and creates nothing.
-    const missing = counterIdFor('acc_unlimited_none', 'lead_explores', new Date());
+    const missing = (stores[0] as QuotaCounters).newCharge(
+      'acc_unlimited_none',
+      'lead_explores',
+      null,
+      new Date(),
+    ).counterId;
     expect(await addUnboundedOnce(counters, missing, -3, 'write-c', fields)).toBe(0);
     expect(await counters.findOne({ _id: missing })).toBeNull();
   });

@@ -4,7 +4,6 @@ import { STALE_CLAIM_MS } from '../../src/billing/enrich.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
 import type { CounterDoc } from '../../src/stores/bounded-counter.js';
-import { counterIdFor } from '../../src/stores/quota-counters.js';
 import type { UnlockDoc } from '../../src/stores/unlocks.js';
 import { type BackendProxies, openDirectServices, startBackendProxies } from '../support/backend-proxies.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
@@ -63,9 +62,9 @@ async function charges(accountId: string) {
   const used = await Promise.all(
     QUOTA_KEYS.map(async (quota) => [quota, await quotaCounters.used(accountId, quota, SEEDED_NOW)]),
   );
-  const enrichments = await mongo.db
-    .collection<CounterDoc>('quota_counters')
-    .findOne({ _id: counterIdFor(accountId, 'enrichments', SEEDED_NOW) });
+  const enrichments = await mongo.db.collection<CounterDoc>('quota_counters').findOne({
+    _id: direct.services.quotaCounters.newCharge(accountId, 'enrichments', null, SEEDED_NOW).counterId,
+  });
   const unlocks = await mongo.db
     .collection<UnlockDoc>('unlocks')
     .find({ account_id: accountId }, { projection: { _id: 0, lead_id: 1, state: 1 } })

@@ -1,8 +1,8 @@
 import { setTimeout } from 'node:timers/promises';
 import type { CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRITE_COUNTS_AFTER_MS } from '../../src/metering/usage-tally.js';
 import { PLANS, type QuotaKey } from '../../src/plans.js';
-import { WRITE_COUNTS_AFTER_MS } from '../../src/stores/usage-tally.js';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw } from '../support/mcp-client.js';
 import { SEEDED_NOW } from '../support/seeded-data.js';

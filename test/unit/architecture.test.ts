@@ -16,6 +16,7 @@ const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'schemas', paths: ['src/schemas/'] },
   { name: 'search', paths: ['src/search/'] },
   { name: 'stores', paths: ['src/stores/'] },
+  { name: 'metering', paths: ['src/metering/'] },
   { name: 'billing', paths: ['src/billing/'] },
   { name: 'services', paths: ['src/services.ts'] },
   { name: 'tools', paths: ['src/tools/'] },

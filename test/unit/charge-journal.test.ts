@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { newChargeId } from '../../src/metering/quota-counters.js';
 import { chargeEntry, parseChargeEntry } from '../../src/stores/bounded-counter.js';
-import { newChargeId } from '../../src/stores/quota-counters.js';
 
 describe('charge journal entries', () => {
   it('read back the id and units they were written with', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quotaExhausted, quotaState, remainingOf } from '../../src/billing/quota-state.js';
+import { quotaExhausted, quotaState, remainingOf } from '../../src/metering/quota-state.js';
 
 describe('remaining', () => {
   it('is the limit minus what was used, never negative', () => {

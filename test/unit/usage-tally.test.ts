@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Unavailable } from '../../src/errors.js';
-import { STORED_FIGURE_FRESH_MS, UsageTally, WRITE_COUNTS_AFTER_MS } from '../../src/stores/usage-tally.js';
+import { STORED_FIGURE_FRESH_MS, UsageTally, WRITE_COUNTS_AFTER_MS } from '../../src/metering/usage-tally.js';
 import { recordingLogger } from '../support/test-server.js';
 
 const FIELDS = { expires_at: new Date('2026-11-26T00:00:00Z') };

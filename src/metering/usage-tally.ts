@@ -1,6 +1,6 @@
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { CounterFields } from './bounded-counter.js';
+import type { CounterFields } from '../stores/bounded-counter.js';
 
 /**
  * Adds `amount` to a counter at most once under `writeId`, however often it is retried, creating

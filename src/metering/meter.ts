@@ -1,16 +1,48 @@
-import { type QuotaState, quotaExhausted, quotaState } from '../billing/quota-state.js';
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
-import {
-  type ChargeRef,
-  counterIdFor,
-  countsInProcess,
-  newChargeId,
-  type QuotaCountersStore,
-} from '../stores/quota-counters.js';
-import type { Meter } from '../tools/define-tool.js';
+import type { ChargeRef, QuotaCounters } from './quota-counters.js';
+import { type QuotaState, quotaExhausted, quotaState } from './quota-state.js';
+
+/**
+ * Daily quota metering for one call. Charges are refunded automatically when the handler throws,
+ * so a failed call is never charged.
+ */
+export interface Meter {
+  /**
+   * Charges `want` units. Exact (default): all or nothing. `partial: true`: as many as remain, which
+   * may be fewer than `want`. Throws `QuotaExceeded` when nothing at all remains.
+   */
+  charge(
+    quota: QuotaKey,
+    want: number,
+    options?: { partial?: boolean },
+  ): Promise<{ granted: number; quota: QuotaState }>;
+  /**
+   * Charges as `charge` does and runs `work`, which fetches at most `size` results for what is
+   * charged. Where this process last saw at least `want` left (or the quota has no limit), the
+   * charge and `work(want)` run side by side, so the call does not wait for MongoDB before the
+   * search; another process may have taken part of the quota meanwhile, so the caller keeps only
+   * `granted` of what `work` found. Elsewhere the charge comes first and `work(granted)` follows:
+   * with nothing left, no work is done. A failure of either fails the call, which refunds the charge.
+   */
+  chargeAlongside<T>(
+    quota: QuotaKey,
+    want: number,
+    options: { partial?: boolean },
+    work: (size: number) => Promise<T>,
+  ): Promise<{ granted: number; quota: QuotaState; result: T }>;
+  /** Charges exactly one unit; the quota state after the charge. */
+  require(quota: QuotaKey): Promise<QuotaState>;
+  /** The quota state without charging. */
+  peek(quota: QuotaKey): Promise<QuotaState>;
+  /**
+   * Gives back `unused` of the units this call's last charge of `quota` took: a search reserves its
+   * page before it runs and returns what the page did not fill. The quota state after.
+   */
+  refundUnused(quota: QuotaKey, unused: number): Promise<QuotaState>;
+}
 
 export interface CallMeter extends Meter {
   /**
@@ -39,7 +71,7 @@ interface HeldCharge extends ChargeRef {
 }
 
 export function createCallMeter(deps: {
-  store: QuotaCountersStore;
+  store: QuotaCounters;
   accountId: string;
   limits: EffectiveLimits;
   meteredQuota: QuotaKey | null;
@@ -90,21 +122,11 @@ export function createCallMeter(deps: {
       return { granted: 0, quota: state };
     }
     // Held before the write is sent, so a refund finds the charge's entry even if the write throws.
-    const holding: HeldCharge = {
-      quota,
-      counterId: counterIdFor(accountId, quota, now),
-      chargeId: newChargeId(),
-      countedInProcess: countsInProcess(limit),
-      units: null,
-    };
+    const holding: HeldCharge = { ...store.newCharge(accountId, quota, limit, now), quota, units: null };
     held.push(holding);
     const result = await track(
       holding,
-      store.charge(accountId, quota, want, limit, {
-        partial: options?.partial ?? false,
-        now,
-        chargeId: holding.chargeId,
-      }),
+      store.charge(accountId, quota, want, limit, { partial: options?.partial ?? false, now, ref: holding }),
       (done) => done.granted,
     );
     metrics.quotaCharged(quota, result.granted);

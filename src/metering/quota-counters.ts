@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import { DAY_MS, isoDate, nextUtcMidnight } from '../domain/calendar.js';
+import { Unavailable } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { QuotaKey, QuotaLimit } from '../plans.js';
+import { BackgroundRetries } from '../stores/background-retries.js';
+import type { CounterFields } from '../stores/bounded-counter.js';
+import type { QuotaCountersStore } from '../stores/quota-counters.js';
+import { RecentMap } from '../stores/recent-map.js';
+import { UsageTally } from './usage-tally.js';
+
+/**
+ * One charge, named before it is sent (`newCharge`), so that a refund finds its journal entry
+ * whatever becomes of the answer; or as this process counted it.
+ */
+export interface ChargeRef {
+  /** Made here and nowhere else; callers only log it. */
+  counterId: string;
+  chargeId: string;
+  /** Counted in this process's tally (`countsInProcess`), not journalled on the counter. */
+  countedInProcess: boolean;
+  /** What the counter is created with when this is the day's first charge. */
+  createWith: CounterFields;
+}
+
+/**
+ * Whether charges of a quota with this limit are counted in the process and written in batches
+ * (`UsageTally`): only without a limit, where a counter protects nothing and only reports.
+ */
+function countsInProcess(limit: QuotaLimit): limit is null {
+  return limit === null;
+}
+
+export interface QuotaCharge {
+  granted: number;
+  used: number;
+}
+
+/** Refunds waiting for MongoDB to come back; each is a few hundred bytes. */
+const REFUND_QUEUE_CAPACITY = 10_000;
+const FIRST_REFUND_RETRY_MS = 200;
+const LONGEST_REFUND_RETRY_MS = 5_000;
+
+/** Counters whose last `used` a process remembers: today's counters of its busiest accounts. */
+const SEEN_COUNTERS = 10_000;
+
+/** Yesterday's counters stay a day for operators to look at, then expire. */
+const KEEP_AFTER_RESET_MS = DAY_MS;
+
+/**
+ * The daily quota counters: one per account, quota and UTC day, `{ _id, account_id, quota, day,
+ * used, expires_at }` in MongoDB (`QuotaCountersStore`). A quota with a limit is charged there, one
+ * conditional update per charge; one without is counted in the process and written in batches
+ * (`UsageTally`). Counter ids are made here only.
+ */
+export class QuotaCounters {
+  /** Refunds that could not reach MongoDB, for this process to retry until they land. */
+  private readonly refundRetries = new BackgroundRetries({
+    capacity: REFUND_QUEUE_CAPACITY,
+    firstDelayMs: FIRST_REFUND_RETRY_MS,
+    longestDelayMs: LONGEST_REFUND_RETRY_MS,
+    isRetryable: (error) => error instanceof Unavailable,
+    what: 'quota refund',
+  });
+
+  /**
+   * The `used` each counter had when this process last charged it or gave back to it: where a
+   * charge can be expected to succeed (`lastSeenUsed`), never a figure anything is charged by.
+   */
+  private readonly seenUsed = new RecentMap<string, number>(SEEN_COUNTERS);
+
+  /** Units counted on quotas without a limit, not yet written. */
+  private readonly tally: UsageTally;
+
+  /** `logger` hears of counted units that could not be written (`UsageTally`). */
+  constructor(
+    private readonly store: QuotaCountersStore,
+    logger: Logger,
+    clock: () => number = () => performance.now(),
+  ) {
+    this.tally = new UsageTally({
+      write: (counterId, amount, writeId, fields) => store.addCounted(counterId, amount, writeId, fields),
+      newWriteId: newChargeId,
+      clock,
+      maxCounters: SEEN_COUNTERS,
+      logger,
+    });
+  }
+
+  /** The `used` this process last saw on today's counter of `quota`, if it has seen it; possibly stale. */
+  lastSeenUsed(accountId: string, quota: QuotaKey, now: Date): number | undefined {
+    return this.seenUsed.get(counterIdFor(accountId, quota, now));
+  }
+
+  private sawUsed(counterId: string, used: number): number {
+    this.seenUsed.set(counterId, used);
+    return used;
+  }
+
+  ensureIndexes(): Promise<void> {
+    return this.store.ensureIndexes();
+  }
+
+  /** Names a charge of today's `quota` before it is made (`charge`). */
+  newCharge(accountId: string, quota: QuotaKey, limit: QuotaLimit, now: Date): ChargeRef {
+    return {
+      counterId: counterIdFor(accountId, quota, now),
+      chargeId: newChargeId(),
+      countedInProcess: countsInProcess(limit),
+      createWith: counterFields(accountId, quota, now),
+    };
+  }
+
+  /**
+   * Charges `want` units of today's quota. Exact: all or nothing; partial: as many as remain.
+   * Simultaneous charges from any number of processes never take `used` past `limit`. What was
+   * granted is recorded under the charge's id in the same atomic update, so `refundCharge` can give
+   * it back exactly once; a caller that named the charge first (`ref`) can do so even when this
+   * throws, not knowing whether the charge landed. Without a limit, the units are counted in this
+   * process instead, which throws having counted nothing.
+   */
+  async charge(
+    accountId: string,
+    quota: QuotaKey,
+    want: number,
+    limit: QuotaLimit,
+    options: { partial: boolean; now: Date; ref?: ChargeRef },
+  ): Promise<QuotaCharge & ChargeRef> {
+    const ref = options.ref ?? this.newCharge(accountId, quota, limit, options.now);
+    if (countsInProcess(limit)) {
+      return { ...ref, granted: want, used: await this.tally.count(ref.counterId, want, ref.createWith) };
+    }
+    const charged = await this.store.charge(ref.counterId, want, limit, {
+      partial: options.partial,
+      chargeId: ref.chargeId,
+      fields: ref.createWith,
+    });
+    this.sawUsed(ref.counterId, charged.used);
+    return { ...ref, ...charged };
+  }
+
+  /**
+   * Gives back `amount` of the `heldUnits` that `charge` holds (a page that came back short), in
+   * one write that also lowers its journal entry, so a later `refundCharge` returns only the rest.
+   * `heldUnits` is what the charge's last answered write left it holding. Returns the counter's
+   * `used` after.
+   */
+  async giveBack(charge: ChargeRef, heldUnits: number, amount: number): Promise<number> {
+    const { counterId, chargeId } = charge;
+    if (charge.countedInProcess) return this.tally.count(counterId, -amount);
+    return this.sawUsed(counterId, await this.store.giveBack(counterId, chargeId, heldUnits, amount));
+  }
+
+  /**
+   * Gives back everything `charge` still holds, exactly once whoever calls and however often (see
+   * `takeBackCharge`). `heldUnits` is what the caller believes it holds, or `null` when it cannot
+   * know (the charge or a give-back failed without an answer): the journal is read then. Returns
+   * the units given back.
+   */
+  async refundCharge(charge: ChargeRef, heldUnits: number | null): Promise<number> {
+    if (charge.countedInProcess) {
+      // Counting in the process either happens or is undone, so `null` means nothing was counted.
+      const units = heldUnits ?? 0;
+      this.tally.uncount(charge.counterId, units);
+      return units;
+    }
+    return this.store.takeBack(charge.counterId, charge.chargeId, heldUnits);
+  }
+
+  /**
+   * Retries `refundCharge` in the background until MongoDB answers (the refund of a failed call
+   * that could not reach it). Safe however often it runs, thanks to the journal. The queue lives
+   * in this process: if the process dies first, the refund is lost, as `queued a quota refund` in
+   * the log says (docs/search-semantics.md, Metering, explains why that is acceptable).
+   * `onRefunded` learns the units given back once the retry lands.
+   */
+  refundInBackground(charge: ChargeRef, logger: Logger, onRefunded: (units: number) => void): void {
+    this.refundRetries.add({
+      run: async () => {
+        onRefunded(await this.refundCharge(charge, null));
+      },
+      logger,
+      fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
+    });
+  }
+
+  /**
+   * Reserves one unit of the day's `quota` under `reservationId`, recorded on the counter in the
+   * same atomic update, so `cancelReservation` gives it back at most once, from any process (used
+   * by enrich_lead, whose charge spans several documents). `granted` is 0 when the quota is used up.
+   */
+  reserveOne(
+    accountId: string,
+    quota: QuotaKey,
+    limit: QuotaLimit,
+    reservationId: string,
+    now: Date,
+  ): Promise<QuotaCharge> {
+    // Unlimited quotas still journal, so the reservation is undone the same way.
+    const ceiling = limit ?? Number.MAX_SAFE_INTEGER;
+    return this.store.reserveOne(
+      counterIdFor(accountId, quota, now),
+      ceiling,
+      reservationId,
+      counterFields(accountId, quota, now),
+    );
+  }
+
+  /**
+   * Gives back the unit reserved under `reservationId` on the day of `reservedAt`, if it is still
+   * open. True when it did.
+   */
+  cancelReservation(accountId: string, quota: QuotaKey, reservationId: string, reservedAt: Date) {
+    return this.store.cancelReservation(counterIdFor(accountId, quota, reservedAt), reservationId);
+  }
+
+  /** Makes final the reservation made on the day of `reservedAt`. */
+  settleReservation(accountId: string, quota: QuotaKey, reservationId: string, reservedAt: Date) {
+    return this.store.settleReservation(counterIdFor(accountId, quota, reservedAt), reservationId);
+  }
+
+  /** Today's `used` of `quota`; where this process counts it (no limit), as it reports it on results. */
+  async used(accountId: string, quota: QuotaKey, now: Date): Promise<number> {
+    const counterId = counterIdFor(accountId, quota, now);
+    return (await this.tally.reported(counterId)) ?? this.store.used(counterId);
+  }
+
+  /** Writes what this process counted on quotas without a limit; a clean stop calls it before closing MongoDB. */
+  writeCounts(): Promise<void> {
+    return this.tally.writeAll();
+  }
+}
+
+/**
+ * 72 random bits drawn once per process: with the process's own sequence number after them, charge
+ * ids are unique across processes without drawing random bytes (a system call) on every call.
+ */
+const CHARGE_ID_PREFIX = randomBytes(9).toString('base64url');
+let chargeSequence = 0;
+
+/**
+ * An id for a charge's journal entry, unique across processes and restarts, short because the
+ * journal holds CHARGE_JOURNAL_LENGTH of them; base64url and base-36 digits, so never a ':'.
+ */
+export function newChargeId(): string {
+  chargeSequence += 1;
+  return `${CHARGE_ID_PREFIX}${chargeSequence.toString(36)}`;
+}
+
+/** The counter of `quota` on the UTC day of `now`. */
+function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
+  return `${accountId}:${quota}:${isoDate(now)}`;
+}
+
+function counterFields(accountId: string, quota: QuotaKey, now: Date): CounterFields {
+  return {
+    account_id: accountId,
+    quota,
+    day: isoDate(now),
+    expires_at: new Date(nextUtcMidnight(now).getTime() + KEEP_AFTER_RESET_MS),
+  };
+}
