@@ -81,10 +81,11 @@ export class RateLimited extends DomainError {
 }
 
 export class SubscriptionRequired extends DomainError {
-  constructor(reason: string) {
+  /** `needed`: what access takes, in words (`ACCESS_NEEDED` of src/plans.ts). */
+  constructor(reason: string, needed: string) {
     super(
       'subscription_required',
-      `${reason} MCP access needs a paid plan (starter, growth or scale) with an active or trialing subscription. Call get_account_usage to see the account's state.`,
+      `${reason} MCP access needs ${needed}. Call get_account_usage to see the account's state.`,
     );
   }
 }

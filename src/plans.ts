@@ -1,3 +1,5 @@
+import { listInWords } from './domain/words.js';
+
 /**
  * The plan table: what each plan allows per day, per month and per minute. docs/plans.md explains
  * the numbers; change them here and there together.
@@ -97,12 +99,18 @@ export function effectivePlanLimits(account: AccountPlanFields): EffectiveLimits
   };
 }
 
-const STATUSES_WITH_ACCESS: ReadonlySet<SubscriptionStatus> = new Set(['active', 'trialing']);
+const STATUSES_WITH_ACCESS: readonly SubscriptionStatus[] = ['active', 'trialing'];
+
+/** What the tools beyond `get_account_usage` and `get_filter_options` need, in words. */
+export const ACCESS_NEEDED = `a paid plan (${listInWords(
+  PLAN_NAMES.filter((name) => PLANS[name].paid),
+  'or',
+)}) with an ${listInWords(STATUSES_WITH_ACCESS, 'or')} subscription`;
 
 /** Why the account may not use paid tools, or `null` when it may. */
 export function accessRefusal(account: AccountPlanFields): string | null {
   if (!PLANS[account.plan].paid) return `The account is on the ${account.plan} plan.`;
-  if (!STATUSES_WITH_ACCESS.has(account.subscription_status)) {
+  if (!STATUSES_WITH_ACCESS.includes(account.subscription_status)) {
     return `The account's subscription is ${account.subscription_status}.`;
   }
   return null;

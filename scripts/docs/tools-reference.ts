@@ -1,4 +1,5 @@
 import { createToolCatalog, type ToolCatalog } from '../../src/mcp/catalog.js';
+import { ACCESS_NEEDED } from '../../src/plans.js';
 import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
 import { tools } from '../../src/tools/registry.js';
 import { TOOL_EXAMPLES, type ToolExample } from './tool-examples.js';
@@ -110,7 +111,7 @@ function renderTool(
 }
 
 const ACCESS_TEXT: Record<AnyToolDefinition['access'], string> = {
-  paid: 'a paid plan (starter, growth or scale) with an active or trialing subscription',
+  paid: ACCESS_NEEDED,
   always: 'every account, whatever its plan or subscription status',
 };
 

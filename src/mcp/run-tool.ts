@@ -4,7 +4,7 @@ import { type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createCallMeter } from '../metering/meter.js';
-import { accessRefusal, effectivePlanLimits } from '../plans.js';
+import { ACCESS_NEEDED, accessRefusal, effectivePlanLimits } from '../plans.js';
 import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
 import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
@@ -72,7 +72,7 @@ export async function runTool(
     if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds, limits.calls_per_minute);
     if (tool.access === 'paid') {
       const refusal = accessRefusal(caller.account);
-      if (refusal !== null) throw new SubscriptionRequired(refusal);
+      if (refusal !== null) throw new SubscriptionRequired(refusal, ACCESS_NEEDED);
     }
     checkScope(tool.scope, caller.credential);
     const args = parseToolArguments(tool.inputSchema, rawArguments);

@@ -12,6 +12,7 @@ import {
   SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
+import { listInWords } from '../domain/words.js';
 
 /**
  * The tools' input schemas (their `inputSchema`), and the argument types the query builders take. Every description is written for
@@ -88,6 +89,7 @@ const companySizeParam = z
   );
 
 const currencyParam = z.enum(CURRENCIES).default('GBP');
+const currencyChoices = `${listInWords(CURRENCIES, 'or')} (default GBP)`;
 
 const skillsParam = z
   .array(text(60))
@@ -166,7 +168,7 @@ export const searchLeadsInput = leadFilterObject
     min_annual_salary: annualSalaryBound('min').optional(),
     max_annual_salary: annualSalaryBound('max').optional(),
     salary_currency: currencyParam.describe(
-      'Currency of min_annual_salary and max_annual_salary: GBP, EUR or USD (default GBP).',
+      `Currency of min_annual_salary and max_annual_salary: ${currencyChoices}.`,
     ),
     page_size: pageSizeParam,
     cursor: cursorParam.optional(),
@@ -265,7 +267,7 @@ export const marketInsightsInput = z
       .enum(INSIGHT_BREAKDOWN_BY)
       .optional()
       .describe('Optional second dimension: splits each group by it. Must differ from group_by.'),
-    currency: currencyParam.describe('Currency of the salary figures: GBP, EUR or USD (default GBP).'),
+    currency: currencyParam.describe(`Currency of the salary figures: ${currencyChoices}.`),
     limit: wholeNumberBetween(1, 50)
       .default(10)
       .describe('Maximum number of groups (or most recent periods), 1 to 50 (default 10).'),

@@ -12,7 +12,8 @@ import {
   SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
-import { QUOTA_KEYS } from '../plans.js';
+import { listInWords } from '../domain/words.js';
+import { PLAN_NAMES, QUOTA_KEYS, SUBSCRIPTION_STATUSES } from '../plans.js';
 
 /**
  * The tools' output schemas (their `outputSchema`), matching what `src/search/dto.ts`,
@@ -261,8 +262,8 @@ export const enrichLeadOutput = object({
 });
 
 export const accountUsageOutput = object({
-  plan: z.string().describe('free, starter, growth or scale'),
-  subscription_status: z.string().describe('active, trialing, past_due or canceled'),
+  plan: z.string().describe(listInWords(PLAN_NAMES, 'or')),
+  subscription_status: z.string().describe(listInWords(SUBSCRIPTION_STATUSES, 'or')),
   credential: object({
     type: z.enum(['api_key', 'oauth']),
     scopes: z.array(z.string()).describe('Scopes of the credential in use'),

@@ -1,3 +1,4 @@
+import { SIGNAL_POLARITIES } from '../domain/enums.js';
 import { searchSignalsInput } from '../schemas/inputs.js';
 import { searchSignalsOutput } from '../schemas/outputs.js';
 import { type SignalSource, toSignal } from '../search/dto.js';
@@ -9,7 +10,7 @@ export const searchSignals = defineTool({
   name: 'search_signals',
   title: 'Search company news that predicts hiring',
   description: [
-    'Searches company news items ("signals") that tend to precede hiring or firing, newest first: funding rounds, grants, investor funds, new locations, acquisitions, C-level changes, layoffs, technology changes, outsourcing. Each has a category, a polarity (positive, negative, neutral), title, summary, source url, country and announcement date, and the company (pass its id to get_company or search_leads).',
+    `Searches company news items ("signals") that tend to precede hiring or firing, newest first: funding rounds, grants, investor funds, new locations, acquisitions, C-level changes, layoffs, technology changes, outsourcing. Each has a category, a polarity (${SIGNAL_POLARITIES.join(', ')}), title, summary, source url, country and announcement date, and the company (pass its id to get_company or search_leads).`,
     'Not metered. Allowed countries, categories and polarities come from get_filter_options.',
     'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 signals can be paged.',
   ].join(' '),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { listInWords } from '../../src/domain/words.js';
 import {
+  ACCESS_NEEDED,
   type AccountPlanFields,
   accessRefusal,
   effectivePlanLimits,
@@ -79,5 +81,22 @@ describe('accessRefusal', () => {
     expect(accessRefusal(account({ plan: 'free' }))).toMatch(/free plan/);
     expect(accessRefusal(account({ subscription_status: 'canceled' }))).toMatch(/canceled/);
     expect(accessRefusal(account({ subscription_status: 'past_due' }))).toMatch(/past_due/);
+  });
+});
+
+describe('ACCESS_NEEDED', () => {
+  it('names the paid plans and the statuses with access, from the table', () => {
+    expect(ACCESS_NEEDED).toBe(
+      'a paid plan (starter, growth or scale) with an active or trialing subscription',
+    );
+  });
+});
+
+describe('listInWords', () => {
+  it('joins as a sentence does', () => {
+    expect(listInWords([], 'or')).toBe('');
+    expect(listInWords(['a'], 'or')).toBe('a');
+    expect(listInWords(['a', 'b'], 'and')).toBe('a and b');
+    expect(listInWords(['a', 'b', 'c'], 'or')).toBe('a, b or c');
   });
 });
