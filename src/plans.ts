@@ -14,6 +14,14 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const QUOTA_KEYS = ['lead_explores', 'company_explores', 'insight_queries', 'enrichments'] as const;
 export type QuotaKey = (typeof QUOTA_KEYS)[number];
 
+/** One unit of each quota, as a sentence names it. */
+export const QUOTA_UNIT_NAMES: Readonly<Record<QuotaKey, string>> = {
+  lead_explores: 'lead explore',
+  company_explores: 'company explore',
+  insight_queries: 'insight query',
+  enrichments: 'enrichment',
+};
+
 /** `null` means unlimited. */
 export type QuotaLimit = number | null;
 type DailyQuotas = Record<QuotaKey, QuotaLimit>;

@@ -1,6 +1,6 @@
 import { createToolCatalog, type ToolCatalog } from '../../src/mcp/catalog.js';
 import { ACCESS_NEEDED } from '../../src/plans.js';
-import type { AnyToolDefinition } from '../../src/tools/define-tool.js';
+import type { AnyToolDefinition, ToolCost } from '../../src/tools/define-tool.js';
 import { tools } from '../../src/tools/registry.js';
 import { TOOL_EXAMPLES, type ToolExample } from './tool-examples.js';
 
@@ -85,7 +85,7 @@ function renderTool(
     [
       `- Scope: ${tool.scope === null ? 'none' : code(tool.scope)}`,
       `- Access: ${ACCESS_TEXT[tool.access]}`,
-      `- Meter: ${tool.meters === null ? 'not metered' : `the daily ${code(tool.meters)} quota`}`,
+      `- Cost: ${costText(tool.cost)}`,
       `- Annotations: ${annotationsText(tool)}`,
       ...(tool.view
         ? [
@@ -114,6 +114,14 @@ const ACCESS_TEXT: Record<AnyToolDefinition['access'], string> = {
   paid: ACCESS_NEEDED,
   always: 'every account, whatever its plan or subscription status',
 };
+
+function costText(cost: ToolCost | null): string {
+  if (cost === null) return 'free (not metered)';
+  if (cost.per === 'unlock') {
+    return `one monthly enrichment credit and one unit of the daily ${code(cost.quota)} quota per lead unlocked, nothing for a lead already unlocked`;
+  }
+  return `one unit of the daily ${code(cost.quota)} quota per ${cost.per === 'result' ? 'result returned' : 'call'}`;
+}
 
 function annotationsText(tool: AnyToolDefinition): string {
   return Object.entries(tool.annotations)
@@ -276,11 +284,11 @@ export function toolErrors(
   if (tool.scope !== null) {
     errors.push({ code: 'insufficient_scope', when: `the credential lacks the scope ${code(tool.scope)}` });
   }
-  if (tool.meters === 'enrichments') {
+  if (tool.cost?.per === 'unlock') {
     errors.push({ code: 'insufficient_credits', when: 'no enrichment credits are left this month' });
   }
-  if (tool.meters !== null) {
-    errors.push({ code: 'quota_exceeded', when: `the daily ${code(tool.meters)} quota is used up` });
+  if (tool.cost !== null) {
+    errors.push({ code: 'quota_exceeded', when: `the daily ${code(tool.cost.quota)} quota is used up` });
   }
   errors.push({ code: 'rate_limited', when: 'the account is over its `calls_per_minute`' });
   if (tool.access === 'paid') {

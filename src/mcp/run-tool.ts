@@ -7,7 +7,7 @@ import { createCallMeter } from '../metering/meter.js';
 import { ACCESS_NEEDED, accessRefusal, effectivePlanLimits } from '../plans.js';
 import type { Services } from '../services.js';
 import type { Account } from '../stores/accounts.js';
-import type { AnyToolDefinition, ToolContext } from '../tools/define-tool.js';
+import { type AnyToolDefinition, meteredQuota, type ToolContext } from '../tools/define-tool.js';
 import { parseToolArguments } from './arguments.js';
 import { asDomainError, errorResult, successResult } from './tool-result.js';
 
@@ -60,7 +60,7 @@ export async function runTool(
     store: services.quotaCounters,
     accountId: caller.account._id,
     limits,
-    meteredQuota: tool.meters,
+    meteredQuota: meteredQuota(tool),
     now,
     logger,
     metrics: services.metrics,

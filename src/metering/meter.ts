@@ -105,7 +105,7 @@ export function createCallMeter(deps: {
   const assertMayCharge = (quota: QuotaKey) => {
     if (ended) throw new Error('This call has ended and failed; its meter charges nothing more');
     if (quota !== deps.meteredQuota) {
-      throw new Error(`This tool declares meters: ${deps.meteredQuota}, yet charged ${quota}`);
+      throw new Error(`This tool's meter charges ${deps.meteredQuota}, yet it charged ${quota}`);
     }
   };
 

@@ -39,6 +39,14 @@ export interface ToolView {
 /** `paid`: needs a paid plan with an active or trialing subscription. `always`: answers every account. */
 export type ToolAccess = 'paid' | 'always';
 
+/**
+ * What a call costs (docs/plans.md): a unit of a daily quota per call or per result listed,
+ * charged by the call's meter; or, per lead unlocked, an enrichment and a credit, which
+ * src/billing/enrich.ts charges together under the unlock's claim, never the meter
+ * (docs/enrichment.md, "Why not the meter").
+ */
+export type ToolCost = { quota: QuotaKey; per: 'call' | 'result' } | { quota: 'enrichments'; per: 'unlock' };
+
 export interface ToolContext {
   account: Account;
   limits: EffectiveLimits;
@@ -74,8 +82,8 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output exte
   /** The scope the credential needs, or `null` for none. */
   scope: Scope | null;
   access: ToolAccess;
-  /** The daily quota this tool charges, or `null` when it is not metered; the meter refuses any other. */
-  meters: QuotaKey | null;
+  /** What a call costs, or `null` when it is free. */
+  cost: ToolCost | null;
   /** The interactive view of its results, for hosts that show MCP Apps; most tools have none. */
   view?: ToolView;
   // Method syntax on purpose: tools with different schemas must fit in one `AnyToolDefinition[]`.
@@ -83,6 +91,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output exte
 }
 
 export type AnyToolDefinition = ToolDefinition<z.ZodType, z.ZodType>;
+
+/** The one quota the call's meter may charge for `tool`; it refuses any other. */
+export function meteredQuota(tool: Pick<AnyToolDefinition, 'cost'>): QuotaKey | null {
+  return tool.cost === null || tool.cost.per === 'unlock' ? null : tool.cost.quota;
+}
 
 /** Identity at run time; it exists so a tool file gets its handler's arguments and result typed from its schemas. */
 export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(

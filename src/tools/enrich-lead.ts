@@ -19,9 +19,7 @@ export const enrichLead = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: 'leads:enrich',
   access: 'paid',
-  // Declared like every metered tool's, but charged by src/billing/enrich.ts under the unlock's claim,
-  // together with the credit, not through the call's meter: docs/enrichment.md, "Why not the meter".
-  meters: 'enrichments',
+  cost: { quota: 'enrichments', per: 'unlock' },
   async handler(args, { account, limits, now, services, logger }) {
     const lead = await fetchLead(services, args.lead_id);
     const outcome = await unlockLead(

@@ -16,7 +16,7 @@ export const getAccountUsage = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'account:read',
   access: 'always',
-  meters: null,
+  cost: null,
   async handler(_args, { account, credential, now, services, logger }) {
     return readAccountUsage({ ...services, logger }, account, credential, now);
   },

@@ -23,7 +23,7 @@ export const getCompany = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'companies:read',
   access: 'paid',
-  meters: 'company_explores',
+  cost: { quota: 'company_explores', per: 'call' },
   async handler(args, { account, meter, now, services }) {
     // Charged first: with nothing left the call is refused before any lookup runs.
     const quota = await meter.require('company_explores');

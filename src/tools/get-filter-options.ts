@@ -20,7 +20,7 @@ export const getFilterOptions = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: null,
   access: 'always',
-  meters: null,
+  cost: null,
   async handler(_args, { services }) {
     const response = await services.searchIndex.aggregate<TopIndustriesResponse>(
       'leads',

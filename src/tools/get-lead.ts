@@ -16,7 +16,7 @@ export const getLead = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'leads:read',
   access: 'paid',
-  meters: 'lead_explores',
+  cost: { quota: 'lead_explores', per: 'call' },
   async handler(args, { account, meter, services }) {
     // Charged first: with nothing left the call is refused before any lookup runs.
     const quota = await meter.require('lead_explores');

@@ -19,7 +19,7 @@ export const getMarketInsights = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'insights:read',
   access: 'paid',
-  meters: 'insight_queries',
+  cost: { quota: 'insight_queries', per: 'call' },
   view: {
     uri: 'ui://market-insights/view.html',
     name: 'market-insights',

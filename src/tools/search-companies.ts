@@ -19,7 +19,7 @@ export const searchCompanies = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'companies:read',
   access: 'paid',
-  meters: 'company_explores',
+  cost: { quota: 'company_explores', per: 'result' },
   async handler(args, context) {
     const { now, services } = context;
     const page = await meteredPage(context, {

@@ -21,7 +21,7 @@ export const searchLeads = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'leads:read',
   access: 'paid',
-  meters: 'lead_explores',
+  cost: { quota: 'lead_explores', per: 'result' },
   async handler(args, context) {
     const { account, now, services } = context;
     const page = await meteredPage(context, {

@@ -19,7 +19,7 @@ export const searchSignals = defineTool({
   annotations: READ_ONLY_TOOL,
   scope: 'signals:read',
   access: 'paid',
-  meters: null,
+  cost: null,
   async handler(args, { now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_signals', args };
     const plan = planPage(search);

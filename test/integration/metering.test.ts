@@ -238,7 +238,7 @@ const chargeBesideFailure = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: null,
   access: 'paid',
-  meters: 'lead_explores',
+  cost: { quota: 'lead_explores', per: 'call' },
   handler: async ({ want }, { meter }) => {
     const charge = meter.charge('lead_explores', want);
     besideFailure = { charge, chargeAgain: () => meter.charge('lead_explores', want) };

@@ -147,7 +147,7 @@ describe('MongoDB round trips per call on the hot path', () => {
 
 /** The quota a metered tool charges, as the tool declares it. */
 function meteredQuotaOf(name: string): QuotaKey {
-  const quota = tools.find((tool) => tool.name === name)?.meters;
+  const quota = tools.find((tool) => tool.name === name)?.cost?.quota;
   if (!quota) throw new Error(`${name} is not metered`);
   return quota;
 }

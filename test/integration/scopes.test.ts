@@ -89,7 +89,7 @@ describe('scopes', () => {
     const served = await callToolRaw(server.url, everyScopeKey, name, validArguments(name, controlLead));
     expect(served.isError, JSON.stringify(served.content)).toBeFalsy();
     const before = await balance(account._id);
-    const meter = TOOL_POLICY[name]?.meters;
+    const meter = TOOL_POLICY[name]?.cost?.quota;
     // The stores show what a served call charges, so "unchanged" below is not read from empty counters.
     if (meter) expect(before.quotas[meter]).toBeGreaterThan(0);
 

@@ -24,7 +24,7 @@ const echoTool = defineTool({
   annotations: readOnly,
   scope: 'leads:read',
   access: 'paid',
-  meters: null,
+  cost: null,
   handler: async ({ text, times }) => ({ echoed: text.repeat(times) }),
 });
 
@@ -41,7 +41,7 @@ const whoamiTool = defineTool({
   annotations: readOnly,
   scope: null,
   access: 'always',
-  meters: null,
+  cost: null,
   handler: async (_args, { account, credential }) => ({
     account_id: account._id,
     plan: account.plan,
@@ -58,7 +58,7 @@ const insightsProbeTool = defineTool({
   annotations: readOnly,
   scope: 'insights:read',
   access: 'paid',
-  meters: null,
+  cost: null,
   handler: async () => ({ ok: true as const }),
 });
 
@@ -71,7 +71,7 @@ const enrichProbeTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: 'leads:enrich',
   access: 'paid',
-  meters: null,
+  cost: null,
   handler: async () => ({ ok: true as const }),
 });
 
@@ -89,7 +89,7 @@ const chargeLeadsTool = defineTool({
   annotations: readOnly,
   scope: 'leads:read',
   access: 'paid',
-  meters: 'lead_explores',
+  cost: { quota: 'lead_explores', per: 'call' },
   handler: async ({ want, partial, fail }, { meter }) => {
     const charged = await meter.charge('lead_explores', want, { partial });
     if (fail) throw new Unavailable('search');
@@ -107,7 +107,7 @@ const miscountingTool = defineTool({
   annotations: readOnly,
   scope: null,
   access: 'paid',
-  meters: 'lead_explores',
+  cost: { quota: 'lead_explores', per: 'call' },
   handler: async (_args, { meter }) => ({ granted: (await meter.charge('company_explores', 1)).granted }),
 });
 
@@ -121,7 +121,7 @@ const brokenTool = defineTool({
   annotations: readOnly,
   scope: null,
   access: 'paid',
-  meters: null,
+  cost: null,
   handler: async () => {
     throw new Error('secret internal detail at /srv/app/src/thing.ts');
   },

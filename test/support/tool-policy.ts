@@ -1,11 +1,10 @@
 import type { Scope } from '../../src/auth/scopes.js';
-import type { QuotaKey } from '../../src/plans.js';
-import type { ToolAccess } from '../../src/tools/define-tool.js';
+import type { ToolAccess, ToolCost } from '../../src/tools/define-tool.js';
 
 export interface ToolPolicy {
   scope: Scope | null;
   access: ToolAccess;
-  meters: QuotaKey | null;
+  cost: ToolCost | null;
 }
 
 /**
@@ -15,13 +14,21 @@ export interface ToolPolicy {
  * every tool with a key lacking exactly the scope named here.
  */
 export const TOOL_POLICY: Readonly<Record<string, ToolPolicy>> = {
-  search_leads: { scope: 'leads:read', access: 'paid', meters: 'lead_explores' },
-  get_lead: { scope: 'leads:read', access: 'paid', meters: 'lead_explores' },
-  enrich_lead: { scope: 'leads:enrich', access: 'paid', meters: 'enrichments' },
-  search_companies: { scope: 'companies:read', access: 'paid', meters: 'company_explores' },
-  get_company: { scope: 'companies:read', access: 'paid', meters: 'company_explores' },
-  search_signals: { scope: 'signals:read', access: 'paid', meters: null },
-  get_market_insights: { scope: 'insights:read', access: 'paid', meters: 'insight_queries' },
-  get_account_usage: { scope: 'account:read', access: 'always', meters: null },
-  get_filter_options: { scope: null, access: 'always', meters: null },
+  search_leads: { scope: 'leads:read', access: 'paid', cost: { quota: 'lead_explores', per: 'result' } },
+  get_lead: { scope: 'leads:read', access: 'paid', cost: { quota: 'lead_explores', per: 'call' } },
+  enrich_lead: { scope: 'leads:enrich', access: 'paid', cost: { quota: 'enrichments', per: 'unlock' } },
+  search_companies: {
+    scope: 'companies:read',
+    access: 'paid',
+    cost: { quota: 'company_explores', per: 'result' },
+  },
+  get_company: { scope: 'companies:read', access: 'paid', cost: { quota: 'company_explores', per: 'call' } },
+  search_signals: { scope: 'signals:read', access: 'paid', cost: null },
+  get_market_insights: {
+    scope: 'insights:read',
+    access: 'paid',
+    cost: { quota: 'insight_queries', per: 'call' },
+  },
+  get_account_usage: { scope: 'account:read', access: 'always', cost: null },
+  get_filter_options: { scope: null, access: 'always', cost: null },
 };

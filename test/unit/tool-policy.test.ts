@@ -5,7 +5,7 @@ import { TOOL_POLICY } from '../support/tool-policy.js';
 describe('the tool catalog', () => {
   it("matches the table of every tool's scope, access and meter", () => {
     const catalog = Object.fromEntries(
-      tools.map((tool) => [tool.name, { scope: tool.scope, access: tool.access, meters: tool.meters }]),
+      tools.map((tool) => [tool.name, { scope: tool.scope, access: tool.access, cost: tool.cost }]),
     );
     expect(catalog).toEqual(TOOL_POLICY);
   });

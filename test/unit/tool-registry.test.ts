@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { QUOTA_UNIT_NAMES } from '../../src/plans.js';
 import { tools } from '../../src/tools/registry.js';
 
 /** Tools that change state; every other tool is read-only (docs/results-and-errors.md, "Annotations"). */
@@ -18,6 +19,12 @@ describe('the tool registry', () => {
       expect(tool.title.trim().length).toBeGreaterThan(5);
       expect(tool.description.length).toBeGreaterThanOrEqual(80);
       expect(tool.description.length).toBeLessThanOrEqual(1200);
+    });
+
+    it('says in its description what it costs, as its cost declares', () => {
+      expect(tool.description).toContain(
+        tool.cost === null ? 'Not metered' : QUOTA_UNIT_NAMES[tool.cost.quota],
+      );
     });
 
     it('states all four annotations: read-only unless it writes, never open-world', () => {
