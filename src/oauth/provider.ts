@@ -16,6 +16,7 @@ import type { Config } from '../config.js';
 import { addressBucket } from '../domain/client-address.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { escapeHtml } from '../pages/html.js';
 import type { Services } from '../services.js';
 import type { OAuthArtifactsStore } from '../stores/oauth-artifacts.js';
 import { applyClientRules, RESPONSE_MODES, RULED_CLIENT_PROPERTIES } from './client-rules.js';
@@ -357,12 +358,4 @@ function renderError(
 <body><main><h1>Sign-in could not continue</h1>
 <p><strong>${escapeHtml(out.error)}</strong>: ${escapeHtml(out.error_description ?? '')}</p>
 <p>Go back to the application and try connecting again.</p></main></body></html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] as string,
-  );
 }
