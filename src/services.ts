@@ -25,8 +25,6 @@ export interface Services {
   backends: Backends;
   /** This server's Prometheus metrics; the backends' clients report into it from the start. */
   metrics: Metrics;
-  /** How fresh the per-process copies of keys, accounts, users and grants are (IDENTITY_CACHE_MS). */
-  freshness: Freshness;
   /** The leads, companies and signals indices. */
   searchIndex: SearchIndexStore;
   accounts: AccountsStore;
@@ -70,7 +68,6 @@ export function createServices(
     backends: new Backends(clients, config),
     metrics,
     searchIndex: new SearchIndexStore(clients.elasticsearch, indexNames(config.INDEX_PREFIX)),
-    freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
     quotaCounters: new QuotaCounters(new QuotaCountersStore(db), logger, freshness.clock),

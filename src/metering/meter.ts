@@ -35,8 +35,6 @@ export interface Meter {
   ): Promise<{ granted: number; quota: QuotaState; result: T }>;
   /** Charges exactly one unit; the quota state after the charge. */
   require(quota: QuotaKey): Promise<QuotaState>;
-  /** The quota state without charging. */
-  peek(quota: QuotaKey): Promise<QuotaState>;
   /**
    * Gives back `unused` of the units this call's last charge of `quota` took: a search reserves its
    * page before it runs and returns what the page did not fill. The quota state after.
@@ -176,7 +174,6 @@ export function createCallMeter(deps: {
     charge,
     chargeAlongside,
     require: async (quota) => (await charge(quota, 1)).quota,
-    peek,
     refundUnused: async (quota, unused) => {
       assertMayCharge(quota);
       // The last charge of `quota`: a search gives back part of the page it has just charged.

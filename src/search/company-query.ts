@@ -114,14 +114,14 @@ export interface RankingResponse {
 export function readCompanyRanking(
   response: RankingResponse,
   page: { offset: number; size: number },
-): { total: number; companies: RankedCompany[]; moreExist: boolean } {
+): { total: number; companies: RankedCompany[] } {
   const total = response.aggregations?.company_total?.count ?? 0;
   const buckets = response.aggregations?.ranked?.buckets ?? [];
   const companies = buckets.slice(page.offset, page.offset + page.size).map((bucket) => ({
     companyId: companyIdOfRankKey(String(bucket.key)),
     openRoles: bucket.doc_count,
   }));
-  return { total, companies, moreExist: page.offset + companies.length < total };
+  return { total, companies };
 }
 
 export function companyIdOfRankKey(rankKey: string): string {

@@ -59,11 +59,7 @@ export class ApiKeysStore {
     return { key, record };
   }
 
-  async findByKey(key: string): Promise<ApiKeyRecord | null> {
-    return databaseBackend(() => this.keys.findOne({ hash: hashApiKey(key) }));
-  }
-
-  /** `findByKey` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
+  /** The key's record as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
   async findByKeyRecent(key: string): Promise<ApiKeyRecord | null> {
     const hash = hashApiKey(key);
     return this.recent.get(hash, () => databaseBackend(() => this.keys.findOne({ hash })));

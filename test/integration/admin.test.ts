@@ -95,7 +95,7 @@ describe('admin commands', () => {
       key_id: expect.stringMatching(/^key_/),
       scopes: ['leads:read', 'account:read'],
     });
-    const stored = await stores.apiKeys.findByKey(key.key as string);
+    const stored = await stores.apiKeys.findByKeyRecent(key.key as string);
     expect(stored).toMatchObject({
       hash: hashApiKey(key.key as string),
       prefix: (key.key as string).slice(0, 12),
@@ -103,7 +103,7 @@ describe('admin commands', () => {
     });
 
     expect(await adminJson('key', 'revoke', '--key-id', key.key_id as string)).toEqual({ revoked: true });
-    expect((await stores.apiKeys.findByKey(key.key as string))?.revoked_at).toBeInstanceOf(Date);
+    expect((await stores.apiKeys.findByKeyRecent(key.key as string))?.revoked_at).toBeInstanceOf(Date);
   });
 
   it('gives a new key all six scopes by default', async () => {

@@ -104,28 +104,17 @@ describe('readCompanyRanking', () => {
         { companyId: 'co_BBBBBBBBBB', openRoles: 5 },
         { companyId: 'co_CCCCCCCCCC', openRoles: 5 },
       ],
-      moreExist: true,
     });
-    expect(readCompanyRanking({}, { offset: 0, size: 10 })).toEqual({
-      total: 0,
-      companies: [],
-      moreExist: false,
-    });
-  });
-
-  it('says no more exist when the page reaches the total', () => {
-    expect(readCompanyRanking(response, { offset: 1, size: 3 })).toMatchObject({ moreExist: true });
-    const lastPage = { aggregations: { ...response.aggregations, company_total: { count: 3 } } };
-    expect(readCompanyRanking(lastPage, { offset: 1, size: 2 })).toMatchObject({ moreExist: false });
+    expect(readCompanyRanking({}, { offset: 0, size: 10 })).toEqual({ total: 0, companies: [] });
   });
 
   it('reads a response from which the response filter dropped one of the aggregations', () => {
     expect(
       readCompanyRanking({ aggregations: { company_total: { count: 0 } } }, { offset: 0, size: 10 }),
-    ).toEqual({ total: 0, companies: [], moreExist: false });
+    ).toEqual({ total: 0, companies: [] });
     expect(
       readCompanyRanking({ aggregations: { ranked: response.aggregations.ranked } }, { offset: 0, size: 1 }),
-    ).toEqual({ total: 0, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }], moreExist: false });
+    ).toEqual({ total: 0, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }] });
   });
 
   it('takes the id after the last separator', () => {
