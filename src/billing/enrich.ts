@@ -1,47 +1,8 @@
 /**
- * Charging for `enrich_lead`: exactly once per (account, lead), never on failure, never past a
- * limit, with any number of simultaneous calls from any number of server processes, and without
- * multi-document transactions (FerretDB and mongo-java-server have none). docs/enrichment.md
- * tells the same story with examples.
- *
- * Three documents take part, each changed only by single-document conditional writes:
- *   U  the unlock of (account, lead), unique on that pair: pending (held by a claim id) or done;
- *   Q  today's `enrichments` counter: +1 only while `used < limit`, in the same update that
- *      pushes the claim id onto its `journal`;
- *   A  the account: `credits_remaining` -1 only while >= 1, in the same update that pushes the
- *      claim id onto `credit_claims`.
- * The two journals say, for each claim, which charges it made and has not settled.
- *
- * A call, after the lead is known to exist:
- *   1. reads U: done → `already_enriched`, charge 0 (even for a closed role);
- *   2. the role must be open (`invalid_argument`, reason `role_closed`);
- *   3. inserts U pending with a fresh claim id. The unique index lets one insert in; the others
- *      wait (poll) until U is done (→ already_enriched) or gone (→ start again at 1);
- *   4. reserves one unit of Q under the claim, else `quota_exceeded`;
- *   5. renews A's credits if the renewal date passed, then takes one credit under the claim, else
- *      `insufficient_credits`;
- *   6. marks U done, conditional on U still pending under this claim;
- *   7. settles: pulls the claim from both journals (the charges are final).
- * When a step refuses or throws, the steps taken are undone: a journalled charge is given back by
- * one update that both pulls the claim and reverses the amount, conditional on the claim being in
- * the journal, so it happens at most once whoever attempts it; U is deleted only while still
- * pending under this claim.
- *
- * Why every interleaving ends right:
- * - One charge per lead: only the holder of U's claim charges, and U becomes done only through
- *   that claim; once done, every call answers `already_enriched` without charging.
- * - Never below zero or past the limit: each change carries its bound in its filter, and the
- *   server applies single-document updates atomically.
- * - No charge on failure: the undo above. When the database itself fails, the undo may fail too;
- *   the charges then stay journalled and U stays pending, and the recovery below reverses them.
- * - Abandoned claims (the holder died, or could not undo): a pending U whose claim is older than
- *   STALE_CLAIM_MS is recovered by the account's next `enrich_lead` (any lead) or
- *   `get_account_usage`: it reverses the claim's journalled charges, then deletes U if it is still
- *   under that claim. If the holder was only slow, its step 6 then misses (U is no longer under its
- *   claim), so it undoes its own charges (no-ops for those already reversed) and starts again at 1:
- *   it ends `already_enriched` or charges anew, never twice.
- * - The one thing not given back: a claim still open when the credits renew. Renewal drops the
- *   credit journal, because last month's credit refunded into the new month's pool would add to it.
+ * Charging for `enrich_lead`: one credit and one enrichment per (account, lead), exactly once, never
+ * on failure and never past a limit, across processes and without transactions. A claim on the
+ * unlock journals both charges so that they are reversed together; the steps, and why every
+ * interleaving ends right, are in docs/enrichment.md.
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError, InsufficientCredits, InvalidArgument } from '../errors.js';

@@ -5,28 +5,13 @@ import type { Query, SearchBody } from './es.js';
 import { buildLeadFilter, type FilterClauses } from './lead-query.js';
 
 /**
- * `search_companies` ranks companies by their matching open roles with ONE request on the
- * leads index, because the ranking is a count of roles:
- *
- * - the query keeps the open roles that pass the role filters (location, skills,
- *   hiring_for_title, posted_within_days) at companies that pass the company filters. The
- *   company fields (name key, industry, size band, agency flag) are copied onto every lead
- *   at indexing time, so company filters need no join; roles of companies without a profile
- *   (`company.id` missing) are left out, as search_companies lists only companies with one;
- * - `ranked` is a terms aggregation on `company.rank_key` (`name_key|id`) ordered by count,
- *   then key, i.e. by open roles descending then name; its size reaches just past the page,
- *   at most 1,000 (the paging cap), and the page is sliced from it by offset;
- * - `counted` is the same terms aggregation sized for every company, with `min_doc_count`
- *   = min_open_roles, under a `stats_bucket` whose `count` is the exact `total`. Its buckets
- *   are dropped from the response with `filter_path`, so only the number travels. The
- *   aggregation works on global ordinals: one pass over the matching leads plus one bucket
- *   per company, tens of milliseconds at a million leads and 100,000 companies, and it
- *   needs `search.max_buckets` above COUNTED_COMPANIES_LIMIT (the stack raises it).
- *
- * The caller then fetches the page's company profiles from the companies index by id.
+ * `search_companies` ranks companies by their matching open roles with ONE aggregation request on
+ * the leads index, where company fields are copied onto every role: the page from a terms
+ * aggregation on `company.rank_key`, the exact `total` from a second one under a `stats_bucket`
+ * (docs/search-semantics.md, "search_companies"). The page's profiles are fetched by id after it.
  */
 
-/** Upper bound on the companies the `total` can count. */
+/** Upper bound on the companies the `total` can count; `search.max_buckets` must exceed it (the stacks raise it). */
 export const COUNTED_COMPANIES_LIMIT = 200_000;
 
 export interface CompanyRanking {

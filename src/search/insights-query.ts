@@ -7,30 +7,10 @@ import { type SearchBody, totalHits } from './es.js';
 import { buildLeadFilter } from './lead-query.js';
 
 /**
- * `get_market_insights` (docs/search-semantics.md, "get_market_insights") as ONE search on the
- * leads index with `size: 0`: the lead filters of `search_leads` (open roles only), an exact
- * `total`, one aggregation for `group_by` and, inside each group, the breakdown and salary
- * aggregations.
- *
- * - Terms dimensions rank groups by count, then key, and `other_count` is the terms
- *   aggregation's `sum_other_doc_count`: the roles in groups beyond `limit`. A role has many
- *   skills, so for `skill` both the counts and `other_count` count role-skill pairs and the
- *   shares can add up to more than 100%.
- * - `company` groups on `company.rank_key` (`name_key|id`), so two companies with the same
- *   name stay apart, and reads id and name from one hit per group. Its key is the company id,
- *   or the name for a company without a profile.
- * - `posted_week` / `posted_month` use a calendar `date_histogram` (weeks start on Monday,
- *   UTC) with empty periods filled in up to today; the rows are the last `limit` periods,
- *   oldest first, and the period before the first row is only used for its change_percent.
- *   `hard_bounds` keep the histogram to those `limit` + 1 periods whatever dates the data
- *   holds, and `other_count` (the roles in earlier periods) adds a filter count of the roles
- *   before them.
- * - Bucket budget: at most 50 groups (`limit`) or 51 periods, each with at most
- *   BREAKDOWN_SIZE breakdown buckets: at most 3,485 buckets even counted at Elasticsearch's
- *   shard-side terms sizes, far below its default `search.max_buckets` (65,536), whatever the
- *   size of the data (docs/search-semantics.md shows the count).
- * - Salary figures use the annualised midpoint in `currency`; percentiles are Elasticsearch's
- *   TDigest estimates, rounded to whole units.
+ * `get_market_insights` as ONE search with `size: 0` on the leads index: the lead filters, an exact
+ * `total`, one aggregation for `group_by` with the breakdown and salary aggregations inside each
+ * group. What each field counts, and the bucket budget every request keeps within
+ * `search.max_buckets`: docs/search-semantics.md, "get_market_insights".
  */
 
 type PeriodDimension = 'posted_week' | 'posted_month';
