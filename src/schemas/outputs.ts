@@ -16,11 +16,11 @@ import { listInWords } from '../domain/words.js';
 import { PLAN_NAMES, QUOTA_KEYS, SUBSCRIPTION_STATUSES } from '../plans.js';
 
 /**
- * The tools' output schemas (their `outputSchema`), matching what `src/search/dto.ts`,
- * `src/search/insights-query.ts`, `src/billing/enrich.ts` and `src/billing/account-usage.ts`
- * produce (unit tests hold them together, and `runTool` checks every result against them). Objects are
- * loose (`additionalProperties` allowed): MCP clients validate `structuredContent` against
- * these, and a field added later must not break a client that cached an older schema.
+ * The tools' output schemas (their `outputSchema`). A handler's result has its schema's type, and
+ * the tests hold every result they see to it exactly; nothing parses results at run time
+ * (docs/performance.md, "Validation and serialisation"). Objects are loose (`additionalProperties`
+ * allowed): MCP clients validate `structuredContent` against these, and a field added later must
+ * not break a client that cached an older schema.
  */
 
 const object = z.looseObject;

@@ -3,8 +3,8 @@ import { decodeCursor, encodeCursor, FIRST_PAGE, type PagePosition } from './cur
 
 /**
  * Page planning shared by the three search tools: where a page starts, how big it may be
- * (page_size, the 1,000-result cap, and for metered tools the quota left), and what the
- * next cursor and notes are once the page has been fetched.
+ * (page_size and the 1,000-result cap), and what the next cursor and notes are once the page has
+ * been fetched (docs/search-semantics.md, "Ordering and paging").
  */
 
 export const MAX_PAGEABLE_RESULTS = 1000;
@@ -22,10 +22,7 @@ export interface PagePlan {
   size: number;
 }
 
-/**
- * Where the page starts and how big it may be. Metered tools fetch the full page and cut it to
- * what the quota grants afterwards: one charge decides, with no read of the quota beforehand.
- */
+/** Where the page starts and how big it may be; a metered page may then hold fewer (src/tools/metered-page.ts). */
 export function planPage(search: PagedSearch): PagePlan {
   const position = search.args.cursor
     ? decodeCursor(search.secret, search.tool, search.args, search.args.cursor)
