@@ -95,7 +95,7 @@ const files = sourceFiles('src');
 const outsideStores = files.filter((file) => !file.startsWith('src/stores/'));
 
 /**
- * The store boundary (ARCHITECTURE.md, "Stores own all I/O"): only src/stores/ holds the clients
+ * The store boundary (ARCHITECTURE.md, "What each layer may import"): only src/stores/ holds the clients
  * of Elasticsearch and MongoDB and calls them. Elsewhere a driver package may be imported for the
  * query language's types alone, the stores' connections only by the wiring that builds the stores
  * and the processes that open and close them, and nothing calls a method on a client.
