@@ -4,6 +4,7 @@ import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { searchLeadsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { totalHits } from '../../src/search/es.js';
+import { searchWithFallback } from '../../src/search/fallback.js';
 import { buildLeadSearch } from '../../src/search/lead-query.js';
 import type { JudgedQuery } from './judged-queries.js';
 
@@ -69,16 +70,15 @@ function isRelevant(lead: UniverseLead, means: JudgedQuery['means']): boolean {
 /** What search_leads matches for the query's arguments: the first reading, else its fallback. */
 async function matchedIds(client: Client, index: string, query: JudgedQuery, now: Date) {
   const search = buildLeadSearch(parseToolArguments(searchLeadsInput, query.args), FIRST_PAGE, 0, now);
-  const readings = [search.body, ...('fallback' in search && search.fallback ? [search.fallback] : [])];
-  let reading = 0;
-  for (const body of readings) {
-    const { hits } = await client.search({ index, query: body.query, size: 0, track_total_hits: true });
-    if (totalHits(hits.total) > 0 || reading === readings.length - 1) {
-      return { ids: await allIds(client, index, body.query ?? { match_all: {} }), fellBack: reading > 0 };
-    }
-    reading++;
-  }
-  return { ids: [], fellBack: false };
+  const { response } = await searchWithFallback(
+    search,
+    async (body) => ({ ...(await client.search({ index, ...body, size: 0 })), query: body.query }),
+    (response) => totalHits(response.hits.total) > 0,
+  );
+  return {
+    ids: await allIds(client, index, response.query ?? { match_all: {} }),
+    fellBack: response.query !== search.body.query,
+  };
 }
 
 export interface QueryResult {

@@ -1,5 +1,7 @@
 import { marketInsightsInput } from '../schemas/inputs.js';
 import { marketInsightsOutput } from '../schemas/outputs.js';
+import { totalHits } from '../search/es.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
@@ -29,10 +31,15 @@ export const getMarketInsights = defineTool({
     // Built first, so that a bad filter is refused before anything is charged; charged with the
     // search (Meter.chargeAlongside), so that with nothing left the call is refused.
     const query = buildInsightsQuery(args, now);
-    const { quota, result: response } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
-      searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...query.body })),
+    const { quota, result } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
+      searchWithFallback(
+        query,
+        (body) => searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
+        (response) => totalHits(response.hits.total) > 0,
+      ),
     );
-    const insights = shapeInsights(args, response as InsightsResponse, query.notes, now);
+    const notes = [...query.notes, ...result.notes];
+    const insights = shapeInsights(args, result.response as InsightsResponse, notes, now);
     return { ...insights, quota };
   },
 });

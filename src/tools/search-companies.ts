@@ -3,6 +3,7 @@ import { searchCompaniesInput } from '../schemas/inputs.js';
 import { searchCompaniesOutput } from '../schemas/outputs.js';
 import { buildCompanyRanking, readCompanyRanking } from '../search/company-query.js';
 import { toCompanyListItem } from '../search/dto.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import type { Services } from '../services.js';
 import { searchBackend } from '../stores/elasticsearch.js';
@@ -29,15 +30,14 @@ export const searchCompanies = defineTool({
     // are charged: one whose profile is missing is ranked but cannot be listed. The ranking is
     // asked for the whole page and read for what the quota granted.
     const ranking = buildCompanyRanking(args, now, { offset: plan.position.served, size: plan.size });
-    const { result: response, ...reserved } = await meter.chargeAlongside(
-      'company_explores',
-      plan.size,
-      { partial: true },
-      () =>
-        searchBackend(() =>
-          services.elasticsearch.search({ index: services.indices.leads, ...ranking.body }),
-        ),
+    const { result, ...reserved } = await meter.chargeAlongside('company_explores', plan.size, { partial: true }, () =>
+      searchWithFallback(
+        ranking,
+        (body) => searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
+        (response) => readCompanyRanking(response, { offset: 0, size: 0 }).total > 0,
+      ),
     );
+    const { response } = result;
     const ranked = readCompanyRanking(response, { offset: plan.position.served, size: reserved.granted });
     const profiles = await fetchCompanies(
       services,
@@ -50,7 +50,7 @@ export const searchCompanies = defineTool({
     const unused = reserved.granted - companies.length;
     const quota = unused > 0 ? await meter.refundUnused('company_explores', unused) : reserved.quota;
     const page = finishPage(search, plan, { returned: ranked.companies.length, moreExist: ranked.moreExist });
-    const notes = [...ranking.notes, ...page.notes];
+    const notes = [...ranking.notes, ...result.notes, ...page.notes];
     if (reserved.granted < plan.size && ranked.moreExist) {
       notes.push(shortenedByQuotaNote(companies.length, 'company_explores', quota.resets_at));
     }

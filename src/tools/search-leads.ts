@@ -3,6 +3,7 @@ import { searchLeadsInput } from '../schemas/inputs.js';
 import { searchLeadsOutput } from '../schemas/outputs.js';
 import { toLeadCard } from '../search/dto.js';
 import { totalHits } from '../search/es.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { buildLeadSearch } from '../search/lead-query.js';
 import { finishPage, planPage, shortenedByQuotaNote } from '../search/paging.js';
 import { searchBackend } from '../stores/elasticsearch.js';
@@ -30,15 +31,15 @@ export const searchLeads = defineTool({
     const query = buildLeadSearch(args, plan.position, plan.size, now);
     // The page is reserved with the search (Meter.chargeAlongside): with nothing left the call is
     // refused, the page holds only what the quota granted, and what it did not fill goes back.
-    const { result: response, ...reserved } = await meter.chargeAlongside(
-      'lead_explores',
-      plan.size,
-      { partial: true },
-      (size) =>
-        searchBackend(() =>
-          services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...query.body, size }),
-        ),
+    const { result, ...reserved } = await meter.chargeAlongside('lead_explores', plan.size, { partial: true }, (size) =>
+      searchWithFallback(
+        query,
+        (body) =>
+          searchBackend(() => services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...body, size })),
+        (response) => totalHits(response.hits.total) > 0,
+      ),
     );
+    const { response } = result;
     const hits = response.hits.hits.slice(0, reserved.granted);
     const unused = reserved.granted - hits.length;
     const [quota, unlocked] = await Promise.all([
@@ -53,7 +54,7 @@ export const searchLeads = defineTool({
     const page = finishPage(search, plan, { returned: hits.length, moreExist, lastSort: hits.at(-1)?.sort });
 
     const docs = hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-    const notes = [...query.notes, ...page.notes];
+    const notes = [...query.notes, ...result.notes, ...page.notes];
     if (reserved.granted < plan.size && moreExist) {
       notes.push(shortenedByQuotaNote(hits.length, 'lead_explores', quota.resets_at));
     }

@@ -1,6 +1,7 @@
 import { searchSignalsInput } from '../schemas/inputs.js';
 import { searchSignalsOutput } from '../schemas/outputs.js';
 import { type SignalSource, toSignal } from '../search/dto.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { finishPage, planPage } from '../search/paging.js';
 import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
 import { searchBackend } from '../stores/elasticsearch.js';
@@ -23,11 +24,10 @@ export const searchSignals = defineTool({
   async handler(args, { now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_signals', args };
     const plan = planPage(search);
-    const response = await searchBackend(() =>
-      services.elasticsearch.search<SignalSource>({
-        index: services.indices.signals,
-        ...buildSignalSearch(args, now, plan.position, plan.size),
-      }),
+    const { response, notes } = await searchWithFallback(
+      buildSignalSearch(args, now, plan.position, plan.size),
+      (body) => searchBackend(() => services.elasticsearch.search<SignalSource>({ index: services.indices.signals, ...body })),
+      (found) => found.hits.hits.length > 0,
     );
     const page = readSignalPage(response, plan.size);
     const outcome = finishPage(search, plan, {
@@ -39,7 +39,7 @@ export const searchSignals = defineTool({
       returned: page.signals.length,
       signals: page.signals.map(toSignal),
       next_cursor: outcome.next_cursor,
-      notes: outcome.notes,
+      notes: [...notes, ...outcome.notes],
     };
   },
 });
