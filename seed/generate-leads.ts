@@ -323,7 +323,11 @@ export function* generateLeads(
     if (ref?.websiteUrl) jobLinks.unshift(`https://careers.${ref.domain}/jobs/${titleSlug}`);
     const remoteBoost = posting.workType === 'Remote' ? 2 : 1;
     const feePercent = FEE_PERCENT_BY_EMPLOYMENT[posting.employment] ?? FEE_PERCENT_BY_LEVEL[posting.level];
-    const match = leadMatchFields({ title: posting.title, skills: posting.skills, industry: posting.industry.name });
+    const match = leadMatchFields({
+      title: posting.title,
+      skills: posting.skills,
+      industry: posting.industry.name,
+    });
     return {
       id,
       seq: index + 1,

@@ -16,7 +16,7 @@ import type { JudgedQuery } from './judged-queries.js';
  * at (not posted by an agency).
  */
 
-type UniverseLead = Pick<LeadDoc, 'id' | 'title' | 'skills' | 'industry'>;
+export type UniverseLead = Pick<LeadDoc, 'id' | 'title' | 'skills' | 'industry'>;
 
 const BATCH = 5000;
 
@@ -41,7 +41,7 @@ async function allIds(client: Client, index: string, query: estypes.QueryDslQuer
 }
 
 /** The open roles search_leads looks at by default (no agencies), with what the judgements read. */
-export async function loadUniverse(client: Client, index: string): Promise<UniverseLead[]> {
+async function loadUniverse(client: Client, index: string): Promise<UniverseLead[]> {
   const leads: UniverseLead[] = [];
   let searchAfter: estypes.SortResults | undefined;
   for (;;) {
@@ -60,7 +60,7 @@ export async function loadUniverse(client: Client, index: string): Promise<Unive
   }
 }
 
-function isRelevant(lead: UniverseLead, means: JudgedQuery['means']): boolean {
+export function isRelevant(lead: UniverseLead, means: JudgedQuery['means']): boolean {
   if (means.title && !means.title.test(lead.title)) return false;
   if (means.skills && !lead.skills.some((skill) => means.skills?.includes(skill))) return false;
   if (means.industries && !means.industries.includes(lead.industry)) return false;

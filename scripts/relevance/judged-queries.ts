@@ -6,7 +6,7 @@
  * defaults of search_leads), and meets every part of `means`.
  */
 
-export type QueryKind =
+type QueryKind =
   | 'literal'
   | 'plural'
   | 'abbreviation'

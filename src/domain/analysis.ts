@@ -107,7 +107,11 @@ export interface LeadMatchFields {
 }
 
 /** Called wherever a lead document is built (the seed), so documents and queries read text alike. */
-export function leadMatchFields(lead: { title: string; skills: readonly string[]; industry: string }): LeadMatchFields {
+export function leadMatchFields(lead: {
+  title: string;
+  skills: readonly string[];
+  industry: string;
+}): LeadMatchFields {
   return {
     title_terms: analyse(lead.title).join(' '),
     skills_key: [...new Set(lead.skills.map(matchKey))],

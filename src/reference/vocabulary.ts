@@ -84,7 +84,10 @@ export const LONGEST_TITLE_TERM = Math.max(...[...TITLE_TERMS.values()].map((ter
 const roleNouns = vocabulary.titles.role_nouns;
 
 /** "engineer", "developer", "dev"... read alone, by their analysed form. */
-export const ROLE_NOUNS_ALONE: ReadonlyMap<string, TitleTerm> = titleTerms('titles.role_nouns', roleNouns.alone);
+export const ROLE_NOUNS_ALONE: ReadonlyMap<string, TitleTerm> = titleTerms(
+  'titles.role_nouns',
+  roleNouns.alone,
+);
 
 /** What a role noun reads as once a specialty is given: "Engineer" or "Developer". */
 export const ROLE_NOUNS_WITH_SPECIALTY: { phrases: readonly Phrase[]; labels: readonly string[] } = {
@@ -101,4 +104,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(vocabulary.stop_words.wor
 export const SKILL_ALIASES: ReadonlyMap<string, Alias> = aliases('skills', vocabulary.skills.entries);
 
 /** Other names of industries, by match key ("telecoms" → Telecommunications). */
-export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases('industries', vocabulary.industries.entries);
+export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
+  'industries',
+  vocabulary.industries.entries,
+);

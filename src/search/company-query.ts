@@ -95,7 +95,8 @@ function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses 
   addClause(clauses, { exists: { field: 'company.id' } });
   // A leading-wildcard pattern walks the term dictionary of one field of company names: fine for
   // ~100,000 distinct names.
-  if (args.name !== undefined) addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'));
+  if (args.name !== undefined)
+    addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'));
   return clauses;
 }
 

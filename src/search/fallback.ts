@@ -18,7 +18,10 @@ export interface FallbackSearch {
  * fuzzed or the place is unknown (which matches nothing however the words are read).
  */
 export function fallbackSearch(
-  clauses: { unknownPlace: boolean; fuzzy: { filter: estypes.QueryDslQueryContainer[]; typos: FuzzyFilter[] } },
+  clauses: {
+    unknownPlace: boolean;
+    fuzzy: { filter: estypes.QueryDslQueryContainer[]; typos: FuzzyFilter[] };
+  },
   bodyOf: (filter: estypes.QueryDslQueryContainer[]) => SearchBody,
 ): FallbackSearch | undefined {
   const { typos, filter } = clauses.fuzzy;

@@ -122,7 +122,8 @@ export function buildLeadFilter(
     clauses.notes.push(...place.notes);
     clauses.unknownPlace = place.unknownPlace;
   }
-  if (filters.title !== undefined) addReading(clauses, readTitle(filters.title, `${fieldPrefix}${titleField}`));
+  if (filters.title !== undefined)
+    addReading(clauses, readTitle(filters.title, `${fieldPrefix}${titleField}`));
   if (filters.skills?.length) addReading(clauses, readSkills(filters.skills));
   if (filters.experience_level) addClause(clauses, { term: { experience_level: filters.experience_level } });
   if (filters.work_type) addClause(clauses, { term: { work_type: filters.work_type } });
@@ -186,7 +187,10 @@ export function buildLeadSearch(
   now: Date,
 ): LeadSearch {
   const clauses = buildLeadFilter(args, now);
-  const salary = salaryClauses({ min: args.min_annual_salary, max: args.max_annual_salary }, args.salary_currency);
+  const salary = salaryClauses(
+    { min: args.min_annual_salary, max: args.max_annual_salary },
+    args.salary_currency,
+  );
   const bodyOf = (filter: Query[]): SearchBody => ({
     query: { bool: { filter: [...filter, ...salary] } },
     sort: NEWEST_LEADS_FIRST,

@@ -41,7 +41,12 @@ export function buildSignalSearch(
   position: PagePosition,
   size: number,
 ): SignalSearch {
-  const clauses: FilterClauses = { filter: [], notes: [], unknownPlace: false, fuzzy: { filter: [], typos: [] } };
+  const clauses: FilterClauses = {
+    filter: [],
+    notes: [],
+    unknownPlace: false,
+    fuzzy: { filter: [], typos: [] },
+  };
   if (args.countries?.length) addClause(clauses, { terms: { country: args.countries } });
   if (args.categories?.length) addClause(clauses, { terms: { category: args.categories } });
   if (args.polarity) addClause(clauses, { term: { polarity: args.polarity } });

@@ -31,7 +31,7 @@ export const MAX_TITLE_WORDS = 12;
 const FUZZY = { fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 } as const;
 const FUZZABLE_LENGTH = 3;
 
-export type TypoSubject = 'title' | 'skill' | 'industry' | 'company name';
+type TypoSubject = 'title' | 'skill' | 'industry' | 'company name';
 
 /** The fuzzy form of one filter, and the term suggesters that say which spellings it found. */
 export interface FuzzyFilter {
@@ -55,7 +55,9 @@ function suggester(field: string, text: string): estypes.SearchFieldSuggester {
 }
 
 function anyOf(clauses: Query[]): Query {
-  return clauses.length === 1 ? (clauses[0] as Query) : { bool: { should: clauses, minimum_should_match: 1 } };
+  return clauses.length === 1
+    ? (clauses[0] as Query)
+    : { bool: { should: clauses, minimum_should_match: 1 } };
 }
 
 /** Phrases of a title as clauses on `title_terms`: single words as one `terms`, longer ones as phrases. */
@@ -234,7 +236,9 @@ function fuzzyKeys(
     ]),
     subject,
     typed,
-    suggest: Object.fromEntries(fuzzable.map((key, index) => [`typo_${field}_${index}`, suggester(field, key)])),
+    suggest: Object.fromEntries(
+      fuzzable.map((key, index) => [`typo_${field}_${index}`, suggester(field, key)]),
+    ),
   };
 }
 

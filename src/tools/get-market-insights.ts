@@ -34,7 +34,8 @@ export const getMarketInsights = defineTool({
     const { quota, result } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
       searchWithFallback(
         query,
-        (body) => searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
+        (body) =>
+          searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
         (response) => totalHits(response.hits.total) > 0,
       ),
     );

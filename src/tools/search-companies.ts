@@ -30,12 +30,17 @@ export const searchCompanies = defineTool({
     // are charged: one whose profile is missing is ranked but cannot be listed. The ranking is
     // asked for the whole page and read for what the quota granted.
     const ranking = buildCompanyRanking(args, now, { offset: plan.position.served, size: plan.size });
-    const { result, ...reserved } = await meter.chargeAlongside('company_explores', plan.size, { partial: true }, () =>
-      searchWithFallback(
-        ranking,
-        (body) => searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
-        (response) => readCompanyRanking(response, { offset: 0, size: 0 }).total > 0,
-      ),
+    const { result, ...reserved } = await meter.chargeAlongside(
+      'company_explores',
+      plan.size,
+      { partial: true },
+      () =>
+        searchWithFallback(
+          ranking,
+          (body) =>
+            searchBackend(() => services.elasticsearch.search({ index: services.indices.leads, ...body })),
+          (response) => readCompanyRanking(response, { offset: 0, size: 0 }).total > 0,
+        ),
     );
     const { response } = result;
     const ranked = readCompanyRanking(response, { offset: plan.position.served, size: reserved.granted });

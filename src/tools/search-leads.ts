@@ -31,13 +31,19 @@ export const searchLeads = defineTool({
     const query = buildLeadSearch(args, plan.position, plan.size, now);
     // The page is reserved with the search (Meter.chargeAlongside): with nothing left the call is
     // refused, the page holds only what the quota granted, and what it did not fill goes back.
-    const { result, ...reserved } = await meter.chargeAlongside('lead_explores', plan.size, { partial: true }, (size) =>
-      searchWithFallback(
-        query,
-        (body) =>
-          searchBackend(() => services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...body, size })),
-        (response) => totalHits(response.hits.total) > 0,
-      ),
+    const { result, ...reserved } = await meter.chargeAlongside(
+      'lead_explores',
+      plan.size,
+      { partial: true },
+      (size) =>
+        searchWithFallback(
+          query,
+          (body) =>
+            searchBackend(() =>
+              services.elasticsearch.search<LeadDoc>({ index: services.indices.leads, ...body, size }),
+            ),
+          (response) => totalHits(response.hits.total) > 0,
+        ),
     );
     const { response } = result;
     const hits = response.hits.hits.slice(0, reserved.granted);

@@ -26,7 +26,10 @@ export const searchSignals = defineTool({
     const plan = planPage(search);
     const { response, notes } = await searchWithFallback(
       buildSignalSearch(args, now, plan.position, plan.size),
-      (body) => searchBackend(() => services.elasticsearch.search<SignalSource>({ index: services.indices.signals, ...body })),
+      (body) =>
+        searchBackend(() =>
+          services.elasticsearch.search<SignalSource>({ index: services.indices.signals, ...body }),
+        ),
       (found) => found.hits.hits.length > 0,
     );
     const page = readSignalPage(response, plan.size);

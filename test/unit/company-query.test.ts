@@ -134,7 +134,6 @@ describe('readCompanyRanking', () => {
   it('takes the id after the last separator', () => {
     expect(companyIdOfRankKey('a|b company|co_AAAAAAAAAA')).toBe('co_AAAAAAAAAA');
   });
-
 });
 
 describe('company profile queries', () => {
