@@ -11,7 +11,7 @@ export const getMarketInsights = defineTool({
   title: 'Market statistics over open roles',
   description: [
     'Aggregate statistics over open roles: counts and shares per group, salary benchmarks (min, p25, median, p75, max, mean and sample size of annualised salary midpoints in the chosen currency) with metric "salary", and trends with group_by posted_week or posted_month (periods oldest first, each with change_percent against the one before).',
-    'group_by is one of experience_level, work_type, employment_type, company, skill, city, country, industry, title, posted_week, posted_month; breakdown_by (experience_level, work_type, employment_type, country) splits each row. filters take the same values as search_leads. At most `limit` groups (1-50) are returned; roles in other groups are counted in other_count.',
+    'group_by is one of experience_level, work_type, employment_type, company, skill, city, country, industry, title, posted_week, posted_month; breakdown_by (experience_level, work_type, employment_type, country) splits each row. filters take the same values as search_leads and read text the same way (plurals, abbreviations, close spellings; `notes` say how). At most `limit` groups (1-50) are returned; roles in other groups are counted in other_count.',
     'Cost: one insight query per call, however many rows.',
   ].join(' '),
   inputSchema: marketInsightsInput,

@@ -14,6 +14,7 @@ export const searchCompanies = defineTool({
   title: 'Find companies by what they are hiring for',
   description: [
     'Finds companies with open tech roles, ordered by how many open roles match (open_roles), then by name. Role filters (location, skills, hiring_for_title, posted_within_days) restrict which roles are counted; company filters (name, industry, company_size, include_recruitment_agencies) restrict which companies are listed; min_open_roles drops companies with fewer matching roles.',
+    'hiring_for_title, skills and industry are read as in search_leads (plurals, abbreviations, other names); these and name are read with close spellings only when nothing matches as typed, and `notes` say how they were read.',
     'Cost: each company returned counts as one company explore (the result carries `quota`). company_size values come from get_filter_options.',
     'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 companies can be paged. Use get_company for a profile and hiring summary.',
   ].join(' '),

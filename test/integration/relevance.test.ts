@@ -133,6 +133,18 @@ describe('relevance over the seeded data', () => {
     expect(exact.notes).toEqual([]);
   });
 
+  it('get_filter_options tells the assistant what the text filters understand', async () => {
+    const options = await callOk(client, 'get_filter_options');
+    expect(Object.keys(options.text_filters)).toEqual([
+      'title',
+      'skills',
+      'industry',
+      'company_name',
+      'misspellings',
+    ]);
+    expect(options.text_filters.skills).toMatch(/k8s/);
+  });
+
   it('refuses a title of too many words, naming the field in each tool', async () => {
     const title = Array.from({ length: MAX_TITLE_WORDS + 1 }, (_, position) => `word${position}`).join(' ');
     for (const [tool, args, field] of [
