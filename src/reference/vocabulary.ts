@@ -32,21 +32,45 @@ function fail(section: string, message: string): never {
   throw new Error(`src/reference/vocabulary.json, ${section}: ${message}`);
 }
 
-function checkMeanings(section: string, typed: readonly string[], means: readonly string[]): void {
-  if (typed.length === 0 || means.length === 0) fail(section, 'an entry needs typed forms and meanings');
-  if (means.length > MAX_MEANINGS) fail(section, `"${typed[0]}" means more than ${MAX_MEANINGS} things`);
-}
-
 const same = (a: Phrase, b: Phrase) => a.length === b.length && a.every((word, index) => word === b[index]);
 
-function titleTerms(section: string, entries: ReadonlyArray<{ typed: string[]; means: string[] }>) {
-  const byForm = new Map<string, TitleTerm>();
+interface Entry {
+  typed: string[];
+  means: string[];
+}
+
+/**
+ * Every typed form of a section by its `key`, checked: an entry has typed forms and at most
+ * MAX_MEANINGS meanings, and no key is empty or listed twice.
+ */
+function byTypedForm<Value>(
+  section: string,
+  entries: readonly Entry[],
+  key: (form: string) => string,
+  value: (form: string, entry: Entry) => Value,
+): Map<string, Value> {
+  const values = new Map<string, Value>();
   for (const entry of entries) {
-    checkMeanings(section, entry.typed, entry.means);
+    if (entry.typed.length === 0 || entry.means.length === 0)
+      fail(section, 'an entry needs typed forms and meanings');
+    if (entry.means.length > MAX_MEANINGS)
+      fail(section, `"${entry.typed[0]}" means more than ${MAX_MEANINGS} things`);
     for (const form of entry.typed) {
+      const formKey = key(form);
+      if (formKey === '' || values.has(formKey)) fail(section, `"${form}" is empty or listed twice`);
+      values.set(formKey, value(form, entry));
+    }
+  }
+  return values;
+}
+
+function titleTerms(section: string, entries: readonly Entry[]) {
+  return byTypedForm(
+    section,
+    entries,
+    (form) => analyse(form).join(' '),
+    (form, entry): TitleTerm => {
       const typed = analyse(form);
-      const key = typed.join(' ');
-      if (typed.length === 0 || byForm.has(key)) fail(section, `"${form}" is empty or listed twice`);
       const phrases: Phrase[] = [typed];
       const labels: string[] = [form];
       for (const meaning of entry.means) {
@@ -56,23 +80,21 @@ function titleTerms(section: string, entries: ReadonlyArray<{ typed: string[]; m
           labels.push(meaning);
         }
       }
-      byForm.set(key, { typed, phrases, labels });
-    }
-  }
-  return byForm;
+      return { typed, phrases, labels };
+    },
+  );
 }
 
-function aliases(section: string, entries: ReadonlyArray<{ typed: string[]; means: string[] }>) {
-  const byKey = new Map<string, Alias>();
-  for (const entry of entries) {
-    checkMeanings(section, entry.typed, entry.means);
-    for (const form of entry.typed) {
-      const key = matchKey(form);
-      if (key === '' || byKey.has(key)) fail(section, `"${form}" is empty or listed twice`);
-      byKey.set(key, { names: entry.means, keys: entry.means.map(matchKey) });
-    }
-  }
-  return byKey;
+function aliases(section: string, entries: readonly Entry[]) {
+  return byTypedForm(
+    section,
+    entries,
+    matchKey,
+    (_, entry): Alias => ({
+      names: entry.means,
+      keys: entry.means.map(matchKey),
+    }),
+  );
 }
 
 /** Title abbreviations and synonyms by their analysed typed form ("ml", "vice president"). */
