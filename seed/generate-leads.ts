@@ -1,3 +1,4 @@
+import { leadMatchFields } from '../src/domain/analysis.js';
 import type { LeadDetailsDoc, LeadDoc } from '../src/domain/documents.js';
 import type { EmploymentType, ExperienceLevel, WorkType } from '../src/domain/enums.js';
 import { type City, cityShortDisplay, locationDoc } from '../src/reference/gazetteer.js';
@@ -322,23 +323,29 @@ export function* generateLeads(
     if (ref?.websiteUrl) jobLinks.unshift(`https://careers.${ref.domain}/jobs/${titleSlug}`);
     const remoteBoost = posting.workType === 'Remote' ? 2 : 1;
     const feePercent = FEE_PERCENT_BY_EMPLOYMENT[posting.employment] ?? FEE_PERCENT_BY_LEVEL[posting.level];
+    const match = leadMatchFields({
+      title: posting.title,
+      skills: posting.skills,
+      industry: posting.industry.name,
+    });
     return {
       id,
       seq: index + 1,
       title: posting.title,
       title_key: fold(posting.title),
+      title_terms: match.title_terms,
       title_family: posting.family.name,
       is_open: posting.isOpen,
       posted_date: posting.date.date,
       location: locationDoc(city),
       company,
       industry: posting.industry.name,
-      industry_key: fold(posting.industry.name),
+      industry_key: match.industry_key,
       work_type: posting.workType,
       employment_type: posting.employment,
       experience_level: posting.level,
       skills: posting.skills,
-      skills_key: posting.skills.map(fold),
+      skills_key: match.skills_key,
       soft_skills: posting.softSkills,
       salary: salary && { ...salary, display: formatSalary(salary) },
       salary_annual: salary && annualSalary(salary),

@@ -13,7 +13,8 @@ import type {
  * The documents stored in Elasticsearch, exactly as indexed (`_source`). The mappings in
  * `index-mappings/` index the fields named here; anything marked "display only" is kept in
  * `_source` but not indexed. Fields ending in `_key` hold the accent-folded, lowercased form
- * (see `foldKey`) that filters match against; the display value sits beside them.
+ * (see `foldKey`) that filters match against, or for a lead's skills and industry their `matchKey`;
+ * the display value sits beside them.
  */
 
 export interface GeoPoint {
@@ -89,6 +90,8 @@ export interface LeadDoc {
   title: string;
   /** Folded title, for the `title` aggregation's key. */
   title_key: string;
+  /** The title's words as `analyse` reads them (src/domain/analysis.ts), what `title` filters match. */
+  title_terms: string;
   title_family: string;
   is_open: boolean;
   posted_date: string;
@@ -104,11 +107,13 @@ export interface LeadDoc {
     is_agency: boolean;
   };
   industry: string;
+  /** `matchKey` of the industry (src/domain/analysis.ts). */
   industry_key: string;
   work_type: WorkType;
   employment_type: EmploymentType;
   experience_level: ExperienceLevel;
   skills: string[];
+  /** `matchKey` of each skill (src/domain/analysis.ts). */
   skills_key: string[];
   soft_skills: string[];
   salary: SalaryDoc | null;

@@ -95,7 +95,7 @@ const skillsParam = z
   .array(text(60))
   .max(MAX_SKILLS, { error: `can hold at most ${MAX_SKILLS} skills` })
   .describe(
-    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them; each name matches exactly, ignoring case and accents.`,
+    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them, by name ignoring case, accents, punctuation and plurals, or by a common other name ("k8s", "postgres", "JS", "golang"); notes say how a name was read.`,
   );
 
 const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
@@ -111,7 +111,7 @@ const locationParam = text(100).describe(
 );
 
 const industryParam = text(100).describe(
-  'Industry name, matched exactly ignoring case and accents, e.g. "Fintech". get_filter_options lists the most common ones in top_industries.',
+  'Industry name ignoring case, accents and punctuation, e.g. "Fintech", or a common other name ("telecoms", "healthcare"). get_filter_options lists the most common ones in top_industries.',
 );
 
 const includeAgenciesParam = z
@@ -124,7 +124,7 @@ const leadFilterShape = {
   title: text(200)
     .optional()
     .describe(
-      'Job title keywords; every word must appear in the title (case-insensitive), e.g. "backend engineer".',
+      'Job title words, each in the title in any order and case, e.g. "backend engineer". Plurals, hyphens and common abbreviations are understood ("ML engineers", "front-end dev", "CTO"); beside a specialty, engineer and developer are read alike. A misspelling is read with close spellings when nothing matches as typed. notes say how the title was read.',
     ),
   location: locationParam.optional(),
   radius_km: radiusKmParam.optional(),
@@ -188,7 +188,11 @@ export const enrichLeadInput = z.strictObject({
 });
 
 export const searchCompaniesInput = z.strictObject({
-  name: text(100).optional().describe('Part of the company name, any case, e.g. "bank" finds "Monzo Bank".'),
+  name: text(100)
+    .optional()
+    .describe(
+      'Part of the company name, any case, e.g. "bank" finds "Monzo Bank". When no name contains it, close spellings are tried and notes say so.',
+    ),
   industry: industryParam.optional(),
   location: locationParam
     .optional()
@@ -198,11 +202,13 @@ export const searchCompaniesInput = z.strictObject({
   skills: skillsParam
     .optional()
     .describe(
-      `Count only roles needing any of these hard skills (up to ${MAX_SKILLS}, exact names ignoring case).`,
+      `Count only roles needing any of these hard skills (up to ${MAX_SKILLS}), read as in search_leads: names ignoring case and punctuation, or common other names ("k8s").`,
     ),
   hiring_for_title: text(200)
     .optional()
-    .describe('Count only roles whose title contains all these words, e.g. "data engineer".'),
+    .describe(
+      'Count only roles whose title has all these words, read as the title of search_leads (plurals, abbreviations, close spellings), e.g. "data engineer".',
+    ),
   company_size: companySizeParam.optional(),
   min_open_roles: wholeNumberBetween(1, 1000)
     .default(1)
@@ -240,7 +246,11 @@ export const searchSignalsInput = z.strictObject({
   company_id: companyIdParam
     .optional()
     .describe('Only signals of this company (id as returned by search_companies).'),
-  company_name: text(100).optional().describe('Part of the company name, any case.'),
+  company_name: text(100)
+    .optional()
+    .describe(
+      'Part of the company name, any case. When no name contains it, close spellings are tried and notes say so.',
+    ),
   company_size: companySizeParam.optional(),
   announced_within_days: wholeNumberBetween(1, 365)
     .optional()

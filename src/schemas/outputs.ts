@@ -246,6 +246,9 @@ export const filterOptionsOutput = object({
   top_industries: z
     .array(labelCount)
     .describe('Most common industries among open roles; pass label as the industry filter'),
+  text_filters: z
+    .record(z.string(), z.string())
+    .describe('What the free-text filters understand: filter name to explanation'),
 });
 
 export const enrichLeadOutput = object({

@@ -36,7 +36,7 @@ export function buildCompanyHiringSummary(companyId: string, now: Date): SearchB
         aggs: {
           by_experience_level: topTerms('experience_level', EXPERIENCE_LEVELS.length),
           by_work_type: topTerms('work_type', WORK_TYPES.length),
-          top_titles: topTerms('title.raw'),
+          top_titles: topTerms('title'),
           top_skills: topTerms('skills'),
           top_locations: topTerms('location.city'),
         },

@@ -1,8 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { foldKey } from '../domain/fold.js';
 import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
-import { buildLeadFilter, type FilterClauses } from './lead-query.js';
+import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { addClause, addReading, buildLeadFilter, type FilterClauses } from './lead-query.js';
+import { readCompanyName } from './text-filters.js';
 
 /**
  * `search_companies` ranks companies by their matching open roles with ONE aggregation request on
@@ -18,6 +19,8 @@ export interface CompanyRanking {
   body: SearchBody;
   notes: string[];
   unknownPlace: boolean;
+  /** Run only when `body` ranks no company (`searchWithFallback`). */
+  fallback: FallbackSearch | undefined;
 }
 
 export function buildCompanyRanking(
@@ -34,20 +37,23 @@ export function buildCompanyRanking(
       order: [{ _count: 'desc' }, { _key: 'asc' }],
     },
   });
-  return {
-    body: {
-      size: 0,
-      track_total_hits: false,
-      query: { bool: { filter: clauses.filter } },
-      aggs: {
-        ranked: byRank(Math.max(1, page.offset + page.size)),
-        counted: byRank(COUNTED_COMPANIES_LIMIT),
-        company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
-      },
-      filter_path: ['aggregations.ranked', 'aggregations.company_total'],
+  const bodyOf = (filter: Query[]): SearchBody => ({
+    size: 0,
+    track_total_hits: false,
+    query: { bool: { filter } },
+    aggs: {
+      ranked: byRank(Math.max(1, page.offset + page.size)),
+      counted: byRank(COUNTED_COMPANIES_LIMIT),
+      company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
     },
+    // `suggest` is there only in the fuzzy reading, to say which spellings it found.
+    filter_path: ['aggregations.ranked', 'aggregations.company_total', 'suggest'],
+  });
+  return {
+    body: bodyOf(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
+    fallback: fallbackSearch(clauses, bodyOf),
   };
 }
 
@@ -68,19 +74,15 @@ function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses 
       include_recruitment_agencies: args.include_recruitment_agencies,
     },
     now,
+    '',
+    'hiring_for_title',
   );
-  clauses.filter.push({ exists: { field: 'company.id' } });
-  if (args.name !== undefined) clauses.filter.push(nameContainsClause('company.name_key', args.name));
+  addClause(clauses, { exists: { field: 'company.id' } });
+  // A leading-wildcard pattern walks the term dictionary of one field of company names: fine for
+  // ~100,000 distinct names.
+  if (args.name !== undefined)
+    addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'));
   return clauses;
-}
-
-/**
- * "Part of the company name" on a folded name key. A leading-wildcard pattern walks the
- * term dictionary of one field of company names: fine for ~100,000 distinct names.
- */
-export function nameContainsClause(field: string, part: string): Query {
-  const literal = foldKey(part).replace(/[\\*?]/g, (character) => `\\${character}`);
-  return { wildcard: { [field]: { value: `*${literal}*` } } };
 }
 
 export interface RankedCompany {

@@ -38,6 +38,20 @@ export function readTopIndustries(response: TopIndustriesResponse): LabelCount[]
   return labelCounts(response.aggregations?.industries);
 }
 
+/** What the free-text filters understand (docs/search-semantics.md, "How text is read"), for the assistant. */
+const TEXT_FILTERS = {
+  title:
+    'Words of the role title (also hiring_for_title), in any order and case; plurals, hyphens and punctuation are ignored and common abbreviations and synonyms are read (ML, AI, SRE, QA, UX/UI, BI, CTO, CISO, sysadmin, front-end, full stack, dev ops, dotnet/.NET, C#, golang, node). Beside a specialty, engineer, developer and dev are read alike ("java engineer" finds Java Developer); alone, each is read as typed.',
+  skills:
+    'Roles needing any of the skills; a skill is matched by its name ignoring case, spaces, punctuation and plurals ("rest api" finds REST APIs, "nodejs" finds Node.js) or by a common other name (k8s, postgres, JS, TS, reactjs, sklearn, Google Cloud).',
+  industry:
+    'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance).',
+  company_name:
+    'Part of the company name (name in search_companies, company_name in search_signals), any case.',
+  misspellings:
+    'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
+};
+
 /** The `get_filter_options` result: the fixed lists exactly as the filters accept them, plus industries from the data. */
 export function filterOptions(topIndustries: LabelCount[]) {
   return {
@@ -52,5 +66,6 @@ export function filterOptions(topIndustries: LabelCount[]) {
     insight_group_by: [...INSIGHT_GROUP_BY],
     insight_breakdown_by: [...INSIGHT_BREAKDOWN_BY],
     top_industries: topIndustries,
+    text_filters: { ...TEXT_FILTERS },
   };
 }

@@ -3,7 +3,8 @@ import { DAY_MS, daysBefore, isoDate } from '../domain/calendar.js';
 import type { InsightBreakdownBy, InsightGroupBy } from '../domain/enums.js';
 import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import { countryName } from './dto.js';
-import { type SearchBody, totalHits } from './es.js';
+import { type Query, type SearchBody, totalHits } from './es.js';
+import { type FallbackSearch, fallbackSearch } from './fallback.js';
 import { buildLeadFilter } from './lead-query.js';
 
 /**
@@ -25,7 +26,7 @@ const TERMS_FIELDS: Record<TermsDimension | InsightBreakdownBy, string> = {
   city: 'location.city',
   country: 'location.country_code',
   industry: 'industry',
-  title: 'title.raw',
+  title: 'title',
 };
 
 /** Enough breakdown buckets for every value of the breakdown dimensions. */
@@ -46,6 +47,8 @@ export interface InsightsQuery {
   body: SearchBody;
   notes: string[];
   unknownPlace: boolean;
+  /** Run only when `body` counts no role (`searchWithFallback`). */
+  fallback: FallbackSearch | undefined;
 }
 
 export function buildInsightsQuery(args: MarketInsightsArgs, now: Date): InsightsQuery {
@@ -76,10 +79,17 @@ export function buildInsightsQuery(args: MarketInsightsArgs, now: Date): Insight
     const oldest = isoDate(new Date(periodWindow(args.group_by, args.limit, now).oldest));
     aggs[BEFORE_PERIODS] = { filter: { range: { posted_date: { lt: oldest, format: 'yyyy-MM-dd' } } } };
   }
+  const bodyOf = (filter: Query[]): SearchBody => ({
+    size: 0,
+    track_total_hits: true,
+    query: { bool: { filter } },
+    aggs,
+  });
   return {
-    body: { size: 0, track_total_hits: true, query: { bool: { filter: clauses.filter } }, aggs },
+    body: bodyOf(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
+    fallback: fallbackSearch(clauses, bodyOf),
   };
 }
 

@@ -1,12 +1,13 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { daysBefore, isoDate } from '../domain/calendar.js';
 import type { Currency } from '../domain/enums.js';
-import { foldKey } from '../domain/fold.js';
 import { InvalidArgument } from '../errors.js';
 import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
+import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { type FuzzyFilter, readIndustry, readSkills, readTitle, type TextReading } from './text-filters.js';
 
 /**
  * Pure builders for queries on the leads index (docs/search-semantics.md, "Matching"). Each clause
@@ -20,18 +21,15 @@ export interface FilterClauses {
   notes: string[];
   /** The location was not recognised: the query matches nothing and the caller may skip it. */
   unknownPlace: boolean;
+  /**
+   * The second reading (`src/search/fallback.ts`): the same filters with the words taken as typed
+   * made fuzzy, and what was fuzzed.
+   */
+  fuzzy: { filter: Query[]; typos: FuzzyFilter[] };
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
 const NOT_AN_AGENCY: Query = { term: { 'company.is_agency': false } };
-
-function titleClause(words: string): Query {
-  return { match: { title: { query: words, operator: 'and' } } };
-}
-
-function skillsClause(skills: readonly string[]): Query {
-  return { terms: { skills_key: [...new Set(skills.map(foldKey))] } };
-}
 
 /** Posted on or after today (UTC) minus `days` days. */
 export function sinceDaysAgoClause(field: string, days: number, now: Date): Query {
@@ -83,37 +81,60 @@ function placeClauses(
   };
 }
 
+/** Adds a clause to both readings; a text filter's fuzzy form, its note and what it fuzzes. */
+export function addClause(clauses: FilterClauses, clause: Query, fuzzy: Query = clause): void {
+  clauses.filter.push(clause);
+  clauses.fuzzy.filter.push(fuzzy);
+}
+
+export function addReading(clauses: FilterClauses, reading: TextReading): void {
+  addClause(clauses, reading.clause, reading.fuzzy?.clause);
+  if (reading.note) clauses.notes.push(reading.note);
+  if (reading.fuzzy) clauses.fuzzy.typos.push(reading.fuzzy);
+}
+
 /**
  * The filters shared by `search_leads` and `get_market_insights.filters`: open roles only,
- * agencies left out unless asked for. `fieldPrefix` is prepended to field names in errors.
+ * agencies left out unless asked for. `fieldPrefix` is prepended to field names in errors, and
+ * `titleField` names the title filter there (`hiring_for_title` in search_companies).
  */
-export function buildLeadFilter(filters: LeadFilters, now: Date, fieldPrefix = ''): FilterClauses {
+export function buildLeadFilter(
+  filters: LeadFilters,
+  now: Date,
+  fieldPrefix = '',
+  titleField = 'title',
+): FilterClauses {
   if (filters.radius_km !== undefined && filters.location === undefined) {
     throw new InvalidArgument(
       `${fieldPrefix}radius_km`,
       'radius_km needs location naming the city to measure from. Add location, or leave radius_km out.',
     );
   }
-  const clauses: FilterClauses = { filter: [OPEN_ROLES], notes: [], unknownPlace: false };
+  const clauses: FilterClauses = {
+    filter: [OPEN_ROLES],
+    notes: [],
+    unknownPlace: false,
+    fuzzy: { filter: [OPEN_ROLES], typos: [] },
+  };
   if (filters.location !== undefined) {
     const place = placeClauses(filters.location, filters.radius_km, fieldPrefix);
-    clauses.filter.push(...place.filter);
+    for (const clause of place.filter) addClause(clauses, clause);
     clauses.notes.push(...place.notes);
     clauses.unknownPlace = place.unknownPlace;
   }
-  if (filters.title !== undefined) clauses.filter.push(titleClause(filters.title));
-  if (filters.skills?.length) clauses.filter.push(skillsClause(filters.skills));
-  if (filters.experience_level) clauses.filter.push({ term: { experience_level: filters.experience_level } });
-  if (filters.work_type) clauses.filter.push({ term: { work_type: filters.work_type } });
-  if (filters.employment_type) clauses.filter.push({ term: { employment_type: filters.employment_type } });
-  if (filters.industry !== undefined)
-    clauses.filter.push({ term: { industry_key: foldKey(filters.industry) } });
-  if (filters.company_id) clauses.filter.push({ term: { 'company.id': filters.company_id } });
-  if (filters.company_size) clauses.filter.push({ term: { 'company.size_band': filters.company_size } });
+  if (filters.title !== undefined)
+    addReading(clauses, readTitle(filters.title, `${fieldPrefix}${titleField}`));
+  if (filters.skills?.length) addReading(clauses, readSkills(filters.skills));
+  if (filters.experience_level) addClause(clauses, { term: { experience_level: filters.experience_level } });
+  if (filters.work_type) addClause(clauses, { term: { work_type: filters.work_type } });
+  if (filters.employment_type) addClause(clauses, { term: { employment_type: filters.employment_type } });
+  if (filters.industry !== undefined) addReading(clauses, readIndustry(filters.industry));
+  if (filters.company_id) addClause(clauses, { term: { 'company.id': filters.company_id } });
+  if (filters.company_size) addClause(clauses, { term: { 'company.size_band': filters.company_size } });
   if (filters.posted_within_days !== undefined) {
-    clauses.filter.push(sinceDaysAgoClause('posted_date', filters.posted_within_days, now));
+    addClause(clauses, sinceDaysAgoClause('posted_date', filters.posted_within_days, now));
   }
-  if (!filters.include_recruitment_agencies) clauses.filter.push(NOT_AN_AGENCY);
+  if (!filters.include_recruitment_agencies) addClause(clauses, NOT_AN_AGENCY);
   return clauses;
 }
 
@@ -154,6 +175,8 @@ export interface LeadSearch {
   body: SearchBody;
   notes: string[];
   unknownPlace: boolean;
+  /** Run only when `body` finds nothing (`searchWithFallback`). */
+  fallback: FallbackSearch | undefined;
 }
 
 /** One page of `search_leads`: exact total, newest first, continuing after `position`. */
@@ -164,20 +187,22 @@ export function buildLeadSearch(
   now: Date,
 ): LeadSearch {
   const clauses = buildLeadFilter(args, now);
-  const filter = [
-    ...clauses.filter,
-    ...salaryClauses({ min: args.min_annual_salary, max: args.max_annual_salary }, args.salary_currency),
-  ];
+  const salary = salaryClauses(
+    { min: args.min_annual_salary, max: args.max_annual_salary },
+    args.salary_currency,
+  );
+  const bodyOf = (filter: Query[]): SearchBody => ({
+    query: { bool: { filter: [...filter, ...salary] } },
+    sort: NEWEST_LEADS_FIRST,
+    size,
+    track_total_hits: true,
+    _source: { includes: LEAD_CARD_FIELDS },
+    ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
+  });
   return {
-    body: {
-      query: { bool: { filter } },
-      sort: NEWEST_LEADS_FIRST,
-      size,
-      track_total_hits: true,
-      _source: { includes: LEAD_CARD_FIELDS },
-      ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
-    },
+    body: bodyOf(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
+    fallback: fallbackSearch(clauses, bodyOf),
   };
 }

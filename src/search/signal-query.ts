@@ -1,9 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchSignalsArgs } from '../schemas/inputs.js';
-import { nameContainsClause } from './company-query.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
-import { sinceDaysAgoClause } from './lead-query.js';
+import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { addClause, addReading, type FilterClauses, sinceDaysAgoClause } from './lead-query.js';
+import { readCompanyName } from './text-filters.js';
 
 export const NEWEST_SIGNALS_FIRST: estypes.SortCombinations[] = [{ announced_on: 'desc' }, { seq: 'desc' }];
 
@@ -23,6 +24,12 @@ export const SIGNAL_FIELDS = [
 
 export const RECENT_SIGNAL_FIELDS = ['id', 'category', 'polarity', 'title', 'announced_on', 'url'];
 
+export interface SignalSearch {
+  body: SearchBody;
+  /** Run only when `body` finds no signal (`searchWithFallback`): `company_name` read fuzzily. */
+  fallback: FallbackSearch | undefined;
+}
+
 /**
  * One page of `search_signals`, newest first. It returns no total, so instead of
  * counting every match the page fetches one signal more than it serves: that extra one
@@ -33,27 +40,33 @@ export function buildSignalSearch(
   now: Date,
   position: PagePosition,
   size: number,
-): SearchBody {
-  const filter: Query[] = [];
-  if (args.countries?.length) filter.push({ terms: { country: args.countries } });
-  if (args.categories?.length) filter.push({ terms: { category: args.categories } });
-  if (args.polarity) filter.push({ term: { polarity: args.polarity } });
-  if (args.company_id) filter.push({ term: { 'company.id': args.company_id } });
+): SignalSearch {
+  const clauses: FilterClauses = {
+    filter: [],
+    notes: [],
+    unknownPlace: false,
+    fuzzy: { filter: [], typos: [] },
+  };
+  if (args.countries?.length) addClause(clauses, { terms: { country: args.countries } });
+  if (args.categories?.length) addClause(clauses, { terms: { category: args.categories } });
+  if (args.polarity) addClause(clauses, { term: { polarity: args.polarity } });
+  if (args.company_id) addClause(clauses, { term: { 'company.id': args.company_id } });
   if (args.company_name !== undefined) {
-    filter.push(nameContainsClause('company.name_key', args.company_name));
+    addReading(clauses, readCompanyName(args.company_name, 'company.name_key', 'company.name'));
   }
-  if (args.company_size) filter.push({ term: { 'company.size_band': args.company_size } });
+  if (args.company_size) addClause(clauses, { term: { 'company.size_band': args.company_size } });
   if (args.announced_within_days !== undefined) {
-    filter.push(sinceDaysAgoClause('announced_on', args.announced_within_days, now));
+    addClause(clauses, sinceDaysAgoClause('announced_on', args.announced_within_days, now));
   }
-  return {
+  const bodyOf = (filter: Query[]): SearchBody => ({
     query: { bool: { filter } },
     sort: NEWEST_SIGNALS_FIRST,
     size: size + 1,
     track_total_hits: false,
     _source: { includes: SIGNAL_FIELDS },
     ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
-  };
+  });
+  return { body: bodyOf(clauses.filter), fallback: fallbackSearch(clauses, bodyOf) };
 }
 
 interface SignalHits<Source> {

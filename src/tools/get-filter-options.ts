@@ -12,7 +12,7 @@ export const getFilterOptions = defineTool({
   name: 'get_filter_options',
   title: 'Valid filter values',
   description: [
-    'Returns every value the other tools accept for their list-valued filters: experience levels, work types, employment types, company size bands (value to label), salary currencies, signal categories, polarities and countries (code to name), the group_by and breakdown_by options of get_market_insights, and the most common industries in the data with their open-role counts.',
+    'Returns every value the other tools accept for their list-valued filters: experience levels, work types, employment types, company size bands (value to label), salary currencies, signal categories, polarities and countries (code to name), the group_by and breakdown_by options of get_market_insights, the most common industries in the data with their open-role counts, and what the free-text filters (title, skills, industry, company names) understand.',
     'Not metered, needs no scope and answers on every plan. Call it before filtering when unsure of a value.',
   ].join(' '),
   inputSchema: noArgumentsInput,

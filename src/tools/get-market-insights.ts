@@ -1,6 +1,8 @@
 import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../domain/enums.js';
 import { marketInsightsInput } from '../schemas/inputs.js';
 import { marketInsightsOutput } from '../schemas/outputs.js';
+import { totalHits } from '../search/es.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
@@ -11,7 +13,7 @@ export const getMarketInsights = defineTool({
   title: 'Market statistics over open roles',
   description: [
     'Aggregate statistics over open roles: counts and shares per group, salary benchmarks (min, p25, median, p75, max, mean and sample size of annualised salary midpoints in the chosen currency) with metric "salary", and trends with group_by posted_week or posted_month (periods oldest first, each with change_percent against the one before).',
-    `group_by is one of ${INSIGHT_GROUP_BY.join(', ')}; breakdown_by (${INSIGHT_BREAKDOWN_BY.join(', ')}) splits each row. filters take the same values as search_leads. At most \`limit\` groups (1-50) are returned; roles in other groups are counted in other_count.`,
+    `group_by is one of ${INSIGHT_GROUP_BY.join(', ')}; breakdown_by (${INSIGHT_BREAKDOWN_BY.join(', ')}) splits each row. filters take the same values as search_leads and read text the same way (plurals, abbreviations, close spellings; \`notes\` say how). At most \`limit\` groups (1-50) are returned; roles in other groups are counted in other_count.`,
     'Cost: one insight query per call, however many rows.',
   ].join(' '),
   inputSchema: marketInsightsInput,
@@ -36,10 +38,14 @@ export const getMarketInsights = defineTool({
       const { quota } = await meter.charge('insight_queries', 0);
       return { ...shapeInsights(args, NOTHING_MATCHED, query.notes, now), quota };
     }
-    const { quota, result: response } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
-      services.searchIndex.aggregate<InsightsResponse>('leads', query.body),
+    const { quota, result } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
+      searchWithFallback(
+        query,
+        (body) => services.searchIndex.aggregate<InsightsResponse>('leads', body),
+        (response) => totalHits(response.hits.total) > 0,
+      ),
     );
-    const insights = shapeInsights(args, response, query.notes, now);
+    const insights = shapeInsights(args, result.response, [...query.notes, ...result.notes], now);
     return { ...insights, quota };
   },
 });

@@ -1,6 +1,8 @@
 import type { QuotaState } from '../metering/quota-state.js';
 import type { QuotaKey } from '../plans.js';
 import type { PagePosition } from '../search/cursor.js';
+import type { SearchBody } from '../search/es.js';
+import { type FallbackSearch, searchWithFallback } from '../search/fallback.js';
 import {
   type FetchedPage,
   finishPage,
@@ -12,6 +14,9 @@ import type { ToolContext } from './define-tool.js';
 
 /** What a query builder gives a metered search besides its request body. */
 interface PageQuery {
+  body: SearchBody;
+  /** The typo-tolerant second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
+  fallback?: FallbackSearch | undefined;
   notes: string[];
   /** The location named no known place: nothing can match, so nothing is searched or charged. */
   unknownPlace: boolean;
@@ -32,8 +37,10 @@ export interface MeteredSearch<Query extends PageQuery, Found, Result, Listed> {
   quota: QuotaKey;
   /** The request for `size` results from `position`; it throws on a bad argument, before any charge. */
   build(position: PagePosition, size: number): Query;
-  /** Sends the request: one store call. */
-  run(query: Query): Promise<Found>;
+  /** Sends one request body: one store call. */
+  run(body: SearchBody): Promise<Found>;
+  /** Whether a response found anything; when not, the query's fallback reading is sent. */
+  found(response: Found): boolean;
   /** The page in a response: at most `size` results from `position`. */
   read(found: Found, position: PagePosition, size: number): FoundPage<Result>;
   /** The results as the page lists them; one that cannot be listed is left out, and not charged. */
@@ -69,7 +76,8 @@ export async function meteredPage<Query extends PageQuery, Found, Result, Listed
   // granted less (Meter.chargeAlongside).
   const searchPage = async (size: number) => {
     const sized = size === plan.size ? query : search.build(plan.position, size);
-    return { query: sized, found: await search.run(sized) };
+    const { response, notes } = await searchWithFallback(sized, search.run, search.found);
+    return { notes: [...sized.notes, ...notes], found: response };
   };
   const { result: answered, ...reserved } = await meter.chargeAlongside(
     search.quota,
@@ -91,7 +99,7 @@ export async function meteredPage<Query extends PageQuery, Found, Result, Listed
     moreExist,
     lastSort: page.lastSort,
   });
-  const notes = [...answered.query.notes, ...outcome.notes];
+  const notes = [...answered.notes, ...outcome.notes];
   if (reserved.granted < plan.size && moreExist) {
     notes.push(shortenedByQuotaNote(listed.length, search.quota, quota.resets_at));
   }

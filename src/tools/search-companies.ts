@@ -11,6 +11,7 @@ export const searchCompanies = defineTool({
   title: 'Find companies by what they are hiring for',
   description: [
     'Finds companies with open tech roles, ordered by how many open roles match (open_roles), then by name. Role filters (location, skills, hiring_for_title, posted_within_days) restrict which roles are counted; company filters (name, industry, company_size, include_recruitment_agencies) restrict which companies are listed; min_open_roles drops companies with fewer matching roles.',
+    'hiring_for_title, skills and industry are read as in search_leads (plurals, abbreviations, other names); these and name are read with close spellings only when nothing matches as typed, and `notes` say how they were read.',
     'Cost: each company returned counts as one company explore (the result carries `quota`). company_size values come from get_filter_options.',
     'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 companies can be paged. Use get_company for a profile and hiring summary.',
   ].join(' '),
@@ -27,7 +28,8 @@ export const searchCompanies = defineTool({
       args,
       quota: 'company_explores',
       build: (position, size) => buildCompanyRanking(args, now, { offset: position.served, size }),
-      run: (ranking) => services.searchIndex.aggregate<RankingResponse>('leads', ranking.body),
+      run: (body) => services.searchIndex.aggregate<RankingResponse>('leads', body),
+      found: (response) => readCompanyRanking(response, { offset: 0, size: 0 }).total > 0,
       read: (response, position, size) => {
         const ranked = readCompanyRanking(response, { offset: position.served, size });
         return { results: ranked.companies, total: ranked.total };

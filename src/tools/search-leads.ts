@@ -14,6 +14,7 @@ export const searchLeads = defineTool({
     'Searches open tech roles ("leads"), newest first, and returns lead cards: title, location, posting date, company, work/employment type, experience level, salary, estimated placement fee, skills, and whether this account already unlocked the lead.',
     'Cost: each lead returned counts as one lead explore against the daily quota (the result carries `quota`); when fewer explores remain than page_size the page is shortened and `notes` says so.',
     'Filters combine with AND. Enum values (experience_level, work_type, employment_type, company_size, salary_currency) come from get_filter_options. location takes a city, region or country name or ISO code; radius_km needs a city.',
+    'title, skills and industry understand plurals, hyphens, word order, common abbreviations and other names ("ML engineers", "k8s"), and are read with close spellings only when nothing matches as typed; `notes` say how they were read (get_filter_options text_filters has the details).',
     'Paging: pass next_cursor back as cursor with exactly the same filters; only the first 1,000 results can be paged. Use get_lead for a preview and enrich_lead to unlock full details (1 credit).',
   ].join(' '),
   inputSchema: searchLeadsInput,
@@ -29,7 +30,8 @@ export const searchLeads = defineTool({
       args,
       quota: 'lead_explores',
       build: (position, size) => buildLeadSearch(args, position, size, now),
-      run: (query) => services.searchIndex.search<LeadDoc>('leads', query.body),
+      run: (body) => services.searchIndex.search<LeadDoc>('leads', body),
+      found: (response) => totalHits(response.hits.total) > 0,
       read: (response, _position, size) => {
         const hits = response.hits.hits.slice(0, size);
         return { results: hits, total: totalHits(response.hits.total), lastSort: hits.at(-1)?.sort };

@@ -2,6 +2,7 @@ import { SIGNAL_POLARITIES } from '../domain/enums.js';
 import { searchSignalsInput } from '../schemas/inputs.js';
 import { searchSignalsOutput } from '../schemas/outputs.js';
 import { type SignalSource, toSignal } from '../search/dto.js';
+import { searchWithFallback } from '../search/fallback.js';
 import { finishPage, planPage } from '../search/paging.js';
 import { buildSignalSearch, readSignalPage } from '../search/signal-query.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
@@ -11,7 +12,7 @@ export const searchSignals = defineTool({
   title: 'Search company news that predicts hiring',
   description: [
     `Searches company news items ("signals") that tend to precede hiring or firing, newest first: funding rounds, grants, investor funds, new locations, acquisitions, C-level changes, layoffs, technology changes, outsourcing. Each has a category, a polarity (${SIGNAL_POLARITIES.join(', ')}), title, summary, source url, country and announcement date, and the company (pass its id to get_company or search_leads).`,
-    'Not metered. Allowed countries, categories and polarities come from get_filter_options.',
+    'Not metered. Allowed countries, categories and polarities come from get_filter_options. company_name is read with close spellings only when nothing matches as typed, and `notes` say so.',
     'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 signals can be paged.',
   ].join(' '),
   inputSchema: searchSignalsInput,
@@ -23,9 +24,10 @@ export const searchSignals = defineTool({
   async handler(args, { now, services }) {
     const search = { secret: services.config.SERVER_SECRET, tool: 'search_signals', args };
     const plan = planPage(search);
-    const response = await services.searchIndex.search<SignalSource>(
-      'signals',
+    const { response, notes } = await searchWithFallback(
       buildSignalSearch(args, now, plan.position, plan.size),
+      (body) => services.searchIndex.search<SignalSource>('signals', body),
+      (found) => found.hits.hits.length > 0,
     );
     const page = readSignalPage(response, plan.size);
     const outcome = finishPage(search, plan, {
@@ -37,7 +39,7 @@ export const searchSignals = defineTool({
       returned: page.signals.length,
       signals: page.signals.map(toSignal),
       next_cursor: outcome.next_cursor,
-      notes: outcome.notes,
+      notes: [...notes, ...outcome.notes],
     };
   },
 });

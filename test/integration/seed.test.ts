@@ -6,6 +6,7 @@ import {
   createFreshIndices,
   deleteIndices,
   ensureIndices,
+  indexDefinition,
   indexNamesForVersion,
   publishIndices,
 } from '../../src/stores/search-indices.js';
@@ -56,7 +57,7 @@ describe('npm run seed', () => {
     for (const kind of ['leads', 'companies', 'signals'] as const) {
       const aliased = await client.indices.getAlias({ name: aliases[kind] });
       expect(Object.keys(aliased)).toEqual([versioned[kind]]);
-      expect(versioned[kind]).toBe(`${aliases[kind]}-v1`);
+      expect(versioned[kind]).toBe(`${aliases[kind]}-v${indexDefinition(kind).version}`);
     }
     const mapping = await client.indices.getMapping({ index: aliases.leads });
     const leads = Object.values(mapping)[0]?.mappings;

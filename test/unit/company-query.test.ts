@@ -10,7 +10,6 @@ import {
   buildCompanyRanking,
   COUNTED_COMPANIES_LIMIT,
   companyIdOfRankKey,
-  nameContainsClause,
   readCompanyRanking,
 } from '../../src/search/company-query.js';
 import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
@@ -36,7 +35,7 @@ describe('buildCompanyRanking', () => {
     });
     expect(body.aggs?.counted?.terms).toMatchObject({ size: COUNTED_COMPANIES_LIMIT, min_doc_count: 3 });
     expect(body.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
-    expect(body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total']);
+    expect(body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total', 'suggest']);
     // The ranking reads the aggregations only: counting the matching roles would be wasted work.
     expect(body.track_total_hits).toBe(false);
   });
@@ -62,12 +61,16 @@ describe('buildCompanyRanking', () => {
       now,
       { offset: 0, size: 10 },
     );
-    expect(notes).toEqual([]);
+    expect(notes).toEqual(['Read the title "data engineer" with "engineer" as Engineer or Developer.']);
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'location.keys': 'berlin' } },
-      { match: { title: { query: 'data engineer', operator: 'and' } } },
-      { terms: { skills_key: ['go'] } },
+      {
+        bool: {
+          filter: [{ term: { title_terms: 'data' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
+        },
+      },
+      { term: { skills_key: 'go' } },
       { term: { industry_key: 'fintech' } },
       { term: { 'company.size_band': 'enterprise' } },
       { range: { posted_date: { gte: '2026-10-19', format: 'yyyy-MM-dd' } } },
@@ -120,12 +123,6 @@ describe('readCompanyRanking', () => {
   it('takes the id after the last separator', () => {
     expect(companyIdOfRankKey('a|b company|co_AAAAAAAAAA')).toBe('co_AAAAAAAAAA');
   });
-
-  it('escapes wildcard characters in a name part', () => {
-    expect(nameContainsClause('company.name_key', 'a?b\\c')).toEqual({
-      wildcard: { 'company.name_key': { value: '*a\\?b\\\\c*' } },
-    });
-  });
 });
 
 describe('company profile queries', () => {
@@ -157,7 +154,7 @@ describe('company profile queries', () => {
     expect(buildCompanyHiringSummary('co_AAAAAAAAAA', now).aggs?.open?.aggs).toEqual({
       by_experience_level: byCountThenName('experience_level', 5),
       by_work_type: byCountThenName('work_type', 3),
-      top_titles: byCountThenName('title.raw', 10),
+      top_titles: byCountThenName('title', 10),
       top_skills: byCountThenName('skills', 10),
       top_locations: byCountThenName('location.city', 10),
     });

@@ -30,6 +30,7 @@ const lead: LeadDoc = {
   seq: 42,
   title: 'Senior Backend Engineer',
   title_key: 'senior backend engineer',
+  title_terms: 'senior backend engineer',
   title_family: 'backend',
   is_open: true,
   posted_date: '2026-11-10',

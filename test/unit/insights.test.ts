@@ -42,7 +42,7 @@ describe('buildInsightsQuery', () => {
     ['city', 'location.city'],
     ['country', 'location.country_code'],
     ['industry', 'industry'],
-    ['title', 'title.raw'],
+    ['title', 'title'],
   ])('groups %s on %s', (groupBy, field) => {
     expect(
       buildInsightsQuery(insightArgs({ group_by: groupBy, limit: 3 }), now).body.aggs?.groups?.terms,

@@ -33,9 +33,11 @@ describe('buildLeadFilter', () => {
     });
   });
 
-  it('matches every title word', () => {
-    expect(filtersOf({ title: 'Backend Engineer' })).toContainEqual({
-      match: { title: { query: 'Backend Engineer', operator: 'and' } },
+  it('matches every title word on the analysed title', () => {
+    expect(filtersOf({ title: 'Backend Engineers' })).toContainEqual({
+      bool: {
+        filter: [{ term: { title_terms: 'backend' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
+      },
     });
   });
 
@@ -89,9 +91,9 @@ describe('buildLeadFilter', () => {
     expect(clauses.notes[0]).toMatch(/"Atlantis" was not recognised.*city, region or country/);
   });
 
-  it('folds skills and industry the way documents are indexed', () => {
-    const filter = filtersOf({ skills: ['Python', 'python ', 'Node.js'], industry: 'FinTech' });
-    expect(filter).toContainEqual({ terms: { skills_key: ['python', 'node.js'] } });
+  it('reads skills and industry by their match keys, the way documents are indexed', () => {
+    const filter = filtersOf({ skills: ['Python', 'python ', 'Node.js'], industry: 'Fin-Tech' });
+    expect(filter).toContainEqual({ terms: { skills_key: ['python', 'nodejs'] } });
     expect(filter).toContainEqual({ term: { industry_key: 'fintech' } });
   });
 

@@ -9,7 +9,7 @@ const signalArgs = (args: Record<string, unknown>) => parseToolArguments(searchS
 
 describe('buildSignalSearch', () => {
   it('pages newest first, fetching one extra signal to know whether more exist', () => {
-    expect(buildSignalSearch(signalArgs({}), now, FIRST_PAGE, 10)).toEqual({
+    expect(buildSignalSearch(signalArgs({}), now, FIRST_PAGE, 10).body).toEqual({
       query: { bool: { filter: [] } },
       sort: [{ announced_on: 'desc' }, { seq: 'desc' }],
       size: 11,
@@ -19,7 +19,7 @@ describe('buildSignalSearch', () => {
   });
 
   it('applies every filter', () => {
-    const body = buildSignalSearch(
+    const { body } = buildSignalSearch(
       signalArgs({
         countries: ['GB', 'DE'],
         categories: ['funding'],

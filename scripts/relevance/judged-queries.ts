@@ -1,0 +1,322 @@
+/**
+ * The relevance suite's judged queries (docs/search-quality.md): what people type into
+ * `search_leads`, each with what a person means by it, written without looking at how the
+ * search reads it: a pattern over the role's display title, the canonical skill names, or the
+ * industry names of the data. A lead is relevant when it is open, not posted by an agency (the
+ * defaults of search_leads), and meets every part of `means`.
+ */
+
+type QueryKind =
+  | 'literal'
+  | 'plural'
+  | 'abbreviation'
+  | 'synonym'
+  | 'spelling'
+  | 'word order'
+  | 'trap'
+  | 'typo'
+  | 'skill alias'
+  | 'industry';
+
+export interface JudgedQuery {
+  kind: QueryKind;
+  args: { title?: string; skills?: string[]; industry?: string };
+  means: {
+    /** Case-insensitive regular expression over the display title. */
+    title?: RegExp;
+    /** The role needs any of these skills (names as the data spells them). */
+    skills?: readonly string[];
+    /** The role's industry is one of these. */
+    industries?: readonly string[];
+  };
+}
+
+const title = (kind: QueryKind, typed: string, pattern: RegExp): JudgedQuery => ({
+  kind,
+  args: { title: typed },
+  means: { title: pattern },
+});
+const skills = (kind: QueryKind, typed: string[], canonical: string[]): JudgedQuery => ({
+  kind,
+  args: { skills: typed },
+  means: { skills: canonical },
+});
+const industry = (kind: QueryKind, typed: string, canonical: string[]): JudgedQuery => ({
+  kind,
+  args: { industry: typed },
+  means: { industries: canonical },
+});
+
+/** A specialty followed by either role noun: "Frontend Engineer" and "Frontend Developer" are one job. */
+const role = (specialty: string) => new RegExp(`${specialty} (Engineer|Developer)\\b`, 'i');
+
+/** The seven queries of the issue that asked for this suite: each must find what a person means. */
+export const ISSUE_TABLE: readonly JudgedQuery[] = [
+  title('plural', 'engineers', /\bEngineer\b/i),
+  title('abbreviation', 'ML engineer', /\b(Machine Learning|MLOps) Engineer\b/i),
+  title('spelling', 'front end engineer', role('Frontend')),
+  title('typo', 'enginer', /\bEngineer\b/i),
+  title('abbreviation', 'CTO', /Chief Technology Officer/i),
+  skills('skill alias', ['k8s'], ['Kubernetes']),
+  skills('skill alias', ['postgres'], ['PostgreSQL']),
+];
+
+export const JUDGED_QUERIES: readonly JudgedQuery[] = [
+  ...ISSUE_TABLE,
+
+  // Plurals and other light inflections.
+  title('plural', 'developers', /\bDeveloper\b/i),
+  title('plural', 'data scientists', /Data Scientist/i),
+  title('plural', 'data analysts', /Data Analyst/i),
+  title('plural', 'product managers', /Product Manager/i),
+  title('plural', 'designers', /Designer\b/i),
+  title('plural', 'architects', /Architect\b/i),
+  title('plural', 'consultants', /Consultant\b/i),
+  title('plural', 'analysts', /Analyst\b/i),
+  title('plural', 'testers', /Tester\b/i),
+  title('plural', 'UX researchers', /UX Researcher/i),
+  title('plural', 'solutions architects', /Solutions Architect/i),
+  title('plural', 'solution architect', /Solutions Architect/i),
+  title('plural', 'penetration testers', /Penetration Tester/i),
+  title('plural', 'product owners', /Product Owner/i),
+  title('plural', 'engineering managers', /Engineering Manager/i),
+  title('plural', 'delivery managers', /Delivery Manager/i),
+  title('plural', 'network engineers', /Network Engineer/i),
+  title('plural', 'cloud engineers', role('Cloud')),
+  title('plural', 'platform engineers', role('Platform')),
+  title('plural', 'security engineers', role('Security')),
+  title('plural', 'mobile engineers', role('Mobile')),
+  title('plural', 'data engineers', /\bData\b.*\b(Engineer|Developer)\b/i),
+  title('plural', 'software engineers', role('Software')),
+  title('plural', 'java developers', role('\\bJava')),
+  title('plural', 'python developers', role('Python')),
+  title('plural', 'iOS developers', role('iOS')),
+  title('plural', 'android developers', role('Android')),
+  title('plural', 'chief technology officers', /Chief Technology Officer/i),
+  title('plural', 'heads of engineering', /Head of .*Engineering/i),
+  title('plural', 'directors of engineering', /Director of .*Engineering/i),
+  title('plural', 'business intelligence analysts', /Business Intelligence Analyst/i),
+  title('plural', 'interns', /\bIntern\b/i),
+  title('plural', 'machine learning engineers', /Machine Learning Engineer/i),
+  title('plural', 'SOC analysts', /SOC Analyst/i),
+  title('plural', 'site reliability engineers', /Site Reliability Engineer/i),
+  title('plural', 'firmware engineers', /Firmware Engineer/i),
+
+  // Abbreviations and synonyms.
+  title('abbreviation', 'ML', /Machine Learning|MLOps/i),
+  title('abbreviation', 'AI engineer', /\bAI Engineer/i),
+  title('abbreviation', 'AI', /\bAI\b|Artificial Intelligence/i),
+  title('abbreviation', 'SRE', /Site Reliability Engineer/i),
+  title('abbreviation', 'SRE engineer', /Site Reliability Engineer/i),
+  title('abbreviation', 'SWE', role('Software')),
+  title('abbreviation', 'senior SWE', /^Senior .*Software (Engineer|Developer)/i),
+  title('abbreviation', 'SDET', /\bSDET\b/i),
+  title('abbreviation', 'QA engineer', /\b(QA|Quality Assurance) (Engineer|Developer)\b/i),
+  title('abbreviation', 'QA', /\bQA\b|Quality Assurance/i),
+  title('synonym', 'quality assurance', /\bQA\b|Quality Assurance/i),
+  title('abbreviation', 'UX designer', /UX Designer/i),
+  title('abbreviation', 'UI/UX designer', /\b(UX|UI) Designer/i),
+  title('abbreviation', 'UX/UI', /\b(UX|UI)\b/i),
+  title('synonym', 'user experience designer', /UX Designer/i),
+  title('abbreviation', 'BI developer', /\b(BI|Business Intelligence) (Developer|Engineer)\b/i),
+  title('abbreviation', 'BI analyst', /Business Intelligence Analyst|\bBI Analyst/i),
+  title('abbreviation', 'NLP engineer', /NLP Engineer|Natural Language Processing Engineer/i),
+  title('abbreviation', 'CIO', /Chief Information Officer/i),
+  title('abbreviation', 'CISO', /Chief Information Security Officer/i),
+  title('abbreviation', 'CPO', /Chief Product Officer/i),
+  title('abbreviation', 'CDO', /Chief Data Officer/i),
+  title('abbreviation', 'VP engineering', /VP of Engineering/i),
+  title('synonym', 'vice president of product', /VP of Product/i),
+  title('abbreviation', 'DBA', /Database Administrator|\bDBA\b/i),
+  title('abbreviation', 'sysadmin', /Systems? Administrator/i),
+  title('abbreviation', 'sys admin', /Systems? Administrator/i),
+  title('plural', 'system administrator', /Systems? Administrator/i),
+  title('abbreviation', 'pentester', /Penetration Tester/i),
+  title('abbreviation', 'pen tester', /Penetration Tester/i),
+  title('abbreviation', 'RoR developer', /Ruby on Rails Developer/i),
+  title('abbreviation', 'rails developer', /Ruby on Rails Developer/i),
+  title('abbreviation', 'PM', /Product Manager/i),
+  title('abbreviation', 'TPM', /Technical Product Manager/i),
+  title('synonym', 'tech lead', /Technical Lead/i),
+  title('abbreviation', 'dev', /\bDeveloper\b/i),
+  title('abbreviation', 'frontend dev', role('Frontend')),
+  title('abbreviation', 'python dev', role('Python')),
+  title('abbreviation', 'php dev', role('PHP')),
+  title('synonym', 'golang developer', role('\\bGo')),
+  title('synonym', 'golang', /\bGo\b/i),
+  title('synonym', 'dotnet developer', role('\\.NET')),
+  title('synonym', '.net', /\.NET/i),
+  title('synonym', 'C# developer', role('\\.NET')),
+  title('synonym', 'csharp developer', role('\\.NET')),
+  title('synonym', 'node developer', role('Node\\.js')),
+  title('synonym', 'nodejs developer', role('Node\\.js')),
+  title('synonym', 'node.js engineer', role('Node\\.js')),
+  title('synonym', 'reactjs developer', role('React')),
+  title('synonym', 'react.js developer', role('React')),
+  title('synonym', 'vue developer', role('Vue\\.js')),
+  title('synonym', 'vuejs', /Vue\.js/i),
+  title('synonym', 'cpp developer', role('C\\+\\+')),
+  title('synonym', 'appsec engineer', /Application Security Engineer/i),
+  title('synonym', 'python engineer', role('Python')),
+  title('synonym', 'java engineer', role('\\bJava')),
+  title('synonym', 'react engineer', role('React')),
+  title('synonym', 'backend developer', role('Backend')),
+  title('synonym', 'software developer', role('Software')),
+  title('synonym', 'kotlin engineer', role('Kotlin')),
+  title('synonym', 'rust developer', role('Rust')),
+  title('synonym', 'embedded developer', /Embedded .*(Engineer|Developer)/i),
+
+  // Hyphens, spaces and joined words.
+  title('spelling', 'front-end developer', role('Frontend')),
+  title('spelling', 'frontend', /Frontend/i),
+  title('spelling', 'full stack developer', /Full Stack .*(Developer|Engineer)/i),
+  title('spelling', 'full-stack engineer', /Full Stack .*(Developer|Engineer)/i),
+  title('spelling', 'fullstack', /Full Stack/i),
+  title('spelling', 'back-end engineer', role('Backend')),
+  title('spelling', 'back end developer', role('Backend')),
+  title('spelling', 'backend', /Backend/i),
+  title('spelling', 'dev ops engineer', /DevOps Engineer/i),
+  title('spelling', 'dev-ops', /DevOps/i),
+  title('spelling', 'devops', /DevOps/i),
+  title('spelling', 'mlops engineer', /MLOps Engineer/i),
+  title('spelling', 'ml-ops', /MLOps/i),
+  title('spelling', 'cybersecurity analyst', /Cyber Security Analyst/i),
+  title('spelling', 'cyber-security analyst', /Cyber Security Analyst/i),
+  title('spelling', 'c++ developer', role('C\\+\\+')),
+  title('spelling', 'Node.js', /Node\.js/i),
+
+  // Word order and punctuation.
+  title('word order', 'engineer, machine learning', /Machine Learning Engineer/i),
+  title('word order', 'engineer backend', role('Backend')),
+  title('word order', 'developer java', role('\\bJava')),
+  title('word order', 'scientist data', /Data Scientist/i),
+  title('word order', 'manager, product', /Product Manager/i),
+  title('word order', 'Engineer (Senior)', /^Senior .*Engineer\b/i),
+  title('word order', 'architect - cloud', /Cloud Architect/i),
+  title('word order', 'security, application', /Application Security/i),
+  title('word order', 'head of data', /Head of Data/i),
+
+  // Precision traps: words that look alike but mean other roles.
+  title('trap', 'engineer', /\bEngineer\b/i),
+  title('trap', 'java', /\bJava\b/i),
+  title('trap', 'data engineer', /\bData\b.*\b(Engineer|Developer)\b/i),
+  title('trap', 'engineering', /\bEngineering\b/i),
+  title('trap', 'engineering manager', /Engineering Manager/i),
+  title('trap', 'data scientist', /Data Scientist/i),
+  title('trap', 'security analyst', /Security Analyst/i),
+  title('trap', 'product designer', /Product Designer/i),
+  title('trap', 'chief information officer', /Chief Information Officer/i),
+  title('trap', 'go engineer', role('\\bGo')),
+  title('trap', 'lead developer', /^Lead .*Developer\b/i),
+  title('trap', 'senior engineer', /^Senior .*Engineer\b/i),
+  title('trap', 'principal engineer', /^Principal .*Engineer\b/i),
+  title('trap', 'staff engineer', /^Staff .*Engineer\b/i),
+  title('trap', 'junior developer', /^Junior .*Developer\b/i),
+  title('trap', 'product analyst', /Product Analyst/i),
+  title('trap', 'data analyst', /Data Analyst/i),
+  title('trap', 'analytics engineer', /Analytics Engineer/i),
+  title('trap', 'test engineer', /\bTest\b.*\b(Engineer|Developer)\b/i),
+  title('trap', 'network engineer', /Network Engineer/i),
+  title('trap', 'data architect', /Data Architect/i),
+
+  // Titles as they are.
+  title('literal', 'technical product manager', /Technical Product Manager/i),
+  title('literal', 'cloud architect', /Cloud Architect/i),
+  title('literal', 'IT support', /IT Support/i),
+  title('literal', 'IT director', /IT Director/i),
+  title('literal', 'service desk', /Service Desk/i),
+  title('literal', 'salesforce developer', role('Salesforce')),
+  title('literal', 'SAP consultant', /SAP Consultant/i),
+  title('literal', 'flutter', /Flutter/i),
+  title('literal', 'angular developer', role('Angular')),
+  title('literal', 'computer vision engineer', /Computer Vision Engineer/i),
+  title('literal', 'enterprise architect', /Enterprise Architect/i),
+  title('literal', 'head of product', /Head of Product/i),
+  title('literal', 'chief architect', /Chief Architect/i),
+  title('literal', 'infrastructure engineer', /Infrastructure Engineer/i),
+  title('literal', 'Senior Data Engineer', /^Senior .*Data .*(Engineer|Developer)\b/i),
+
+  // Typos: nothing matches as typed.
+  title('typo', 'developper', /\bDeveloper\b/i),
+  title('typo', 'sofware engineer', role('Software')),
+  title('typo', 'pyhton developer', role('Python')),
+  title('typo', 'data scienist', /Data Scientist/i),
+  title('typo', 'devops enginer', /DevOps Engineer/i),
+  title('typo', 'machine lerning engineer', /Machine Learning Engineer/i),
+  title('typo', 'architetc', /Architect\b/i),
+  title('typo', 'analsyt', /Analyst\b/i),
+  title('typo', 'desginer', /Designer\b/i),
+  title('typo', 'recat developer', role('React')),
+  title('typo', 'product manger', /Product Manager/i),
+  title('typo', 'secuirty engineer', role('Security')),
+  skills('typo', ['kuberntes'], ['Kubernetes']),
+  skills('typo', ['javascipt'], ['JavaScript']),
+  skills('typo', ['postgress'], ['PostgreSQL']),
+  skills('typo', ['pythn'], ['Python']),
+  industry('typo', 'fintec', ['Fintech']),
+
+  // Skills as people name them.
+  skills('skill alias', ['JS'], ['JavaScript']),
+  skills('skill alias', ['TS'], ['TypeScript']),
+  skills('skill alias', ['reactjs'], ['React']),
+  skills('skill alias', ['nextjs'], ['Next.js']),
+  skills('skill alias', ['sklearn'], ['scikit-learn']),
+  skills('skill alias', ['Google Cloud'], ['GCP']),
+  skills('skill alias', ['golang'], ['Go']),
+  skills('skill alias', ['node'], ['Node.js']),
+  skills('skill alias', ['nodejs'], ['Node.js']),
+  skills('skill alias', ['dotnet'], ['.NET']),
+  skills('skill alias', ['csharp'], ['C#']),
+  skills('skill alias', ['Amazon Web Services'], ['AWS']),
+  skills('skill alias', ['mongo'], ['MongoDB']),
+  skills('skill alias', ['ror'], ['Ruby on Rails']),
+  skills('skill alias', ['spring'], ['Spring Boot']),
+  skills('skill alias', ['powerbi'], ['Power BI']),
+  skills('skill alias', ['cicd'], ['CI/CD']),
+  skills('skill alias', ['REST API'], ['REST APIs']),
+  skills('skill alias', ['microservice'], ['Microservices']),
+  skills('skill alias', ['LLM'], ['LLMs']),
+  skills('skill alias', ['large language models'], ['LLMs']),
+  skills('skill alias', ['torch'], ['PyTorch']),
+  skills('skill alias', ['tensor flow'], ['TensorFlow']),
+  skills('skill alias', ['huggingface'], ['Hugging Face']),
+  skills('skill alias', ['gh actions'], ['GitHub Actions']),
+  skills('skill alias', ['tailwind'], ['Tailwind CSS']),
+  skills('skill alias', ['vue'], ['Vue.js']),
+  skills('skill alias', ['ab testing'], ['A/B Testing']),
+  skills('skill alias', ['pen testing'], ['Penetration Testing']),
+  skills('skill alias', ['objective c'], ['Objective-C']),
+  skills('skill alias', ['S4HANA'], ['SAP S/4HANA']),
+  skills('skill alias', ['o365'], ['Office 365']),
+  skills('skill alias', ['elastic'], ['Elasticsearch']),
+  skills('skill alias', ['k8s', 'terraform'], ['Kubernetes', 'Terraform']),
+  skills('literal', ['PYTHON'], ['Python']),
+  skills('literal', ['Spring Boot'], ['Spring Boot']),
+  skills('trap', ['java'], ['Java']),
+  skills('trap', ['SQL'], ['SQL']),
+  skills('trap', ['react'], ['React']),
+  skills('trap', ['C++'], ['C++']),
+  skills('trap', ['c#'], ['C#']),
+  skills('trap', ['go'], ['Go']),
+  skills('trap', ['R'], ['R']),
+
+  // Industries.
+  industry('literal', 'fintech', ['Fintech']),
+  industry('literal', 'FinTech', ['Fintech']),
+  industry('spelling', 'fin tech', ['Fintech']),
+  industry('spelling', 'healthtech', ['Health Tech']),
+  industry('spelling', 'ecommerce', ['E-commerce']),
+  industry('abbreviation', 'AI', ['Artificial Intelligence']),
+  industry('synonym', 'telecoms', ['Telecommunications']),
+  industry('spelling', 'cyber security', ['Cybersecurity']),
+  industry('synonym', 'games', ['Gaming']),
+  industry('spelling', 'media and entertainment', ['Media & Entertainment']),
+  industry('synonym', 'travel', ['Travel & Hospitality']),
+  industry('synonym', 'edtech', ['Education']),
+  industry('synonym', 'public sector', ['Government']),
+  industry('synonym', 'proptech', ['Real Estate']),
+  industry('synonym', 'banks', ['Banking']),
+  industry('synonym', 'consultancy', ['Consulting']),
+  industry('synonym', 'biotechnology', ['Biotech']),
+  industry('synonym', 'finance', ['Fintech', 'Banking', 'Insurance']),
+];

@@ -1,0 +1,132 @@
+import { analyse, matchKey } from '../domain/analysis.js';
+import vocabulary from './vocabulary.json' with { type: 'json' };
+
+/**
+ * The reviewed vocabulary of `vocabulary.json` (abbreviations and synonyms of titles, other names
+ * of skills and industries), compiled once at start into the analysed forms the search reads typed
+ * filters with. Loading checks the bounds that keep every query small: a typed form means at most
+ * MAX_MEANINGS phrases, and each form appears once per section.
+ */
+
+export const MAX_MEANINGS = 4;
+
+/** A phrase of a title, analysed: its words in order. */
+export type Phrase = readonly string[];
+
+export interface TitleTerm {
+  /** The analysed typed form, e.g. ["ml"]. */
+  typed: Phrase;
+  /** The phrases it is read as, analysed, the typed form first; `labels` in the same order. */
+  phrases: readonly Phrase[];
+  labels: readonly string[];
+}
+
+export interface Alias {
+  /** The names as the data spells them, e.g. "Kubernetes". */
+  names: readonly string[];
+  /** Their match keys (`matchKey`). */
+  keys: readonly string[];
+}
+
+function fail(section: string, message: string): never {
+  throw new Error(`src/reference/vocabulary.json, ${section}: ${message}`);
+}
+
+const same = (a: Phrase, b: Phrase) => a.length === b.length && a.every((word, index) => word === b[index]);
+
+interface Entry {
+  typed: string[];
+  means: string[];
+}
+
+/**
+ * Every typed form of a section by its `key`, checked: an entry has typed forms and at most
+ * MAX_MEANINGS meanings, and no key is empty or listed twice.
+ */
+function byTypedForm<Value>(
+  section: string,
+  entries: readonly Entry[],
+  key: (form: string) => string,
+  value: (form: string, entry: Entry) => Value,
+): Map<string, Value> {
+  const values = new Map<string, Value>();
+  for (const entry of entries) {
+    if (entry.typed.length === 0 || entry.means.length === 0)
+      fail(section, 'an entry needs typed forms and meanings');
+    if (entry.means.length > MAX_MEANINGS)
+      fail(section, `"${entry.typed[0]}" means more than ${MAX_MEANINGS} things`);
+    for (const form of entry.typed) {
+      const formKey = key(form);
+      if (formKey === '' || values.has(formKey)) fail(section, `"${form}" is empty or listed twice`);
+      values.set(formKey, value(form, entry));
+    }
+  }
+  return values;
+}
+
+function titleTerms(section: string, entries: readonly Entry[]) {
+  return byTypedForm(
+    section,
+    entries,
+    (form) => analyse(form).join(' '),
+    (form, entry): TitleTerm => {
+      const typed = analyse(form);
+      const phrases: Phrase[] = [typed];
+      const labels: string[] = [form];
+      for (const meaning of entry.means) {
+        const phrase = analyse(meaning);
+        if (!phrases.some((known) => same(known, phrase))) {
+          phrases.push(phrase);
+          labels.push(meaning);
+        }
+      }
+      return { typed, phrases, labels };
+    },
+  );
+}
+
+function aliases(section: string, entries: readonly Entry[]) {
+  return byTypedForm(
+    section,
+    entries,
+    matchKey,
+    (_, entry): Alias => ({
+      names: entry.means,
+      keys: entry.means.map(matchKey),
+    }),
+  );
+}
+
+/** Title abbreviations and synonyms by their analysed typed form ("ml", "vice president"). */
+export const TITLE_TERMS: ReadonlyMap<string, TitleTerm> = titleTerms('titles', vocabulary.titles.entries);
+
+/** The longest typed form of a title term, in words: how far ahead a reading looks. */
+export const LONGEST_TITLE_TERM = Math.max(...[...TITLE_TERMS.values()].map((term) => term.typed.length));
+
+const roleNouns = vocabulary.titles.role_nouns;
+
+/** "engineer", "developer", "dev"... read alone, by their analysed form. */
+export const ROLE_NOUNS_ALONE: ReadonlyMap<string, TitleTerm> = titleTerms(
+  'titles.role_nouns',
+  roleNouns.alone,
+);
+
+/** What a role noun reads as once a specialty is given: "Engineer" or "Developer". */
+export const ROLE_NOUNS_WITH_SPECIALTY: { phrases: readonly Phrase[]; labels: readonly string[] } = {
+  phrases: roleNouns.with_specialty.map(analyse),
+  labels: roleNouns.with_specialty,
+};
+
+/** Seniority and rank words: with only these beside it, a role noun is read alone. */
+export const NOT_SPECIALTIES: ReadonlySet<string> = new Set(roleNouns.not_specialties.flatMap(analyse));
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(vocabulary.stop_words.words);
+
+/** Other names of skills, by match key ("k8s" → Kubernetes). */
+export const SKILL_ALIASES: ReadonlyMap<string, Alias> = aliases('skills', vocabulary.skills.entries);
+
+/** Other names of industries, by match key ("telecoms" → Telecommunications). */
+export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
+  'industries',
+  vocabulary.industries.entries,
+);

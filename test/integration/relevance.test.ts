@@ -1,0 +1,163 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate, formatReport, isRelevant, summarise } from '../../scripts/relevance/evaluate.js';
+import { ISSUE_TABLE, JUDGED_QUERIES } from '../../scripts/relevance/judged-queries.js';
+import { meetsTargets } from '../../scripts/relevance/targets.js';
+import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
+import { MAX_TITLE_WORDS } from '../../src/search/text-filters.js';
+import {
+  allCompanies,
+  allLeads,
+  allSignals,
+  callError,
+  callOk,
+  connectSeededClient,
+  type Json,
+  openNonAgencyLeads,
+  openSeededIndex,
+  SEEDED_NOW,
+  type SeededIndex,
+  startSeededServer,
+} from '../support/seeded-data.js';
+import type { TestServer } from '../support/test-server.js';
+
+/**
+ * Search that understands what people type (docs/search-quality.md): the queries of the issue that
+ * asked for it through /mcp, a fixed third of the relevance suite against its targets, the typo
+ * fallback of every tool, and the bounds of a reading.
+ */
+describe('relevance over the seeded data', () => {
+  let server: TestServer;
+  let client: Client;
+  let index: SeededIndex;
+  let open: LeadDoc[];
+
+  beforeAll(async () => {
+    server = await startSeededServer();
+    ({ client } = await connectSeededClient(server));
+    index = openSeededIndex();
+    open = openNonAgencyLeads(await allLeads(index));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    await index?.close();
+  });
+
+  const NOTES: Record<string, string[]> = {
+    engineers: [],
+    'ML engineer': [
+      'Read the title "ML engineer" with "ml" as Machine Learning or MLOps and "engineer" as Engineer or Developer.',
+    ],
+    'front end engineer': ['Read the title "front end engineer" with "engineer" as Engineer or Developer.'],
+    enginer: ['No role title contains "enginer", so it was read as "engineer".'],
+    CTO: ['Read the title "CTO" as Chief Technology Officer.'],
+    k8s: ['Read the skill "k8s" as Kubernetes.'],
+    postgres: ['Read the skill "postgres" as PostgreSQL.'],
+  };
+
+  it.each(
+    ISSUE_TABLE.map((query) => [query.args.title ?? query.args.skills?.[0], query] as const),
+  )('search_leads %j finds every role a person means, and only those', async (typed, query) => {
+    const expected = open.filter((lead) => isRelevant(lead, query.means));
+    expect(expected.length).toBeGreaterThan(0);
+    const result = await callOk(client, 'search_leads', { ...query.args, page_size: 25 });
+    expect(result.total).toBe(expected.length);
+    const ids = new Set(expected.map((lead) => lead.id));
+    expect(result.leads.every((lead: Json) => ids.has(lead.id))).toBe(true);
+    expect(result.notes).toEqual(NOTES[typed as string]);
+  });
+
+  it('meets the relevance targets on a fixed third of the judged queries', async () => {
+    const subset = JUDGED_QUERIES.filter((_, position) => position % 3 === 0);
+    const results = await evaluate(index.client, index.indices.leads, subset, SEEDED_NOW);
+    const verdict = meetsTargets(summarise(results));
+    expect(verdict.missed, formatReport(results)).toEqual([]);
+  });
+
+  it('reads the filters of get_market_insights and search_companies the same way', async () => {
+    const mlEngineers = open.filter((lead) => /\b(Machine Learning|MLOps) Engineer\b/.test(lead.title));
+    const insights = await callOk(client, 'get_market_insights', {
+      group_by: 'experience_level',
+      filters: { title: 'ML engineers', skills: ['pytorch', 'k8s'] },
+    });
+    const withSkills = mlEngineers.filter((lead) =>
+      lead.skills.some((skill) => ['PyTorch', 'Kubernetes'].includes(skill)),
+    );
+    expect(insights.total).toBe(withSkills.length);
+    expect(insights.notes).toEqual(
+      expect.arrayContaining([
+        'Read the title "ML engineers" with "ml" as Machine Learning or MLOps and "engineer" as Engineer or Developer.',
+        'Read the skill "k8s" as Kubernetes.',
+      ]),
+    );
+    const companies = await callOk(client, 'search_companies', { hiring_for_title: 'CTO', page_size: 25 });
+    const hiring = new Set(
+      open
+        .filter((lead) => lead.company.id && lead.title === 'Chief Technology Officer')
+        .map((lead) => lead.company.id),
+    );
+    expect(companies.total).toBe(hiring.size);
+    expect(companies.notes).toContain('Read the title "CTO" as Chief Technology Officer.');
+  });
+
+  it('falls back to a fuzzy reading in every tool only when the first finds nothing', async () => {
+    const fintech = open.filter((lead) => lead.industry === 'Fintech');
+    const insights = await callOk(client, 'get_market_insights', {
+      group_by: 'country',
+      filters: { industry: 'fintec' },
+    });
+    expect(insights.total).toBe(fintech.length);
+    expect(insights.notes).toContain('No role is in the industry "fintec", so it was read as "fintech".');
+
+    const [company] = (await allCompanies(index)).filter((doc: CompanyDoc) =>
+      open.some((lead) => lead.company.id === doc.id),
+    ) as CompanyDoc[];
+    const brand = (company as CompanyDoc).name.split(' ')[0] as string;
+    const typo = `${brand.slice(0, 3)}${brand.slice(4)}`;
+    const companies = await callOk(client, 'search_companies', { name: typo });
+    expect(companies.companies.map((listed: Json) => listed.name)).toContain((company as CompanyDoc).name);
+    expect(companies.notes.join(' ')).toMatch(/^No company name contains/);
+
+    const signalled = (await allSignals(index))[0] as SignalDoc;
+    const signalBrand = signalled.company.name.split(' ')[0] as string;
+    const signals = await callOk(client, 'search_signals', {
+      company_name: `${signalBrand.slice(0, 3)}${signalBrand.slice(4)}`,
+    });
+    expect(signals.signals.map((signal: Json) => signal.company.name)).toContain(signalled.company.name);
+    expect(signals.notes.join(' ')).toMatch(/^No company name contains/);
+
+    // A name typed right is never read fuzzily.
+    const exact = await callOk(client, 'search_signals', { company_name: signalBrand });
+    expect(exact.notes).toEqual([]);
+  });
+
+  it('get_filter_options tells the assistant what the text filters understand', async () => {
+    const options = await callOk(client, 'get_filter_options');
+    expect(Object.keys(options.text_filters)).toEqual([
+      'title',
+      'skills',
+      'industry',
+      'company_name',
+      'misspellings',
+    ]);
+    expect(options.text_filters.skills).toMatch(/k8s/);
+  });
+
+  it('refuses a title of too many words, naming the field in each tool', async () => {
+    const title = Array.from({ length: MAX_TITLE_WORDS + 1 }, (_, position) => `word${position}`).join(' ');
+    for (const [tool, args, field] of [
+      ['search_leads', { title }, 'title'],
+      ['search_companies', { hiring_for_title: title }, 'hiring_for_title'],
+      ['get_market_insights', { group_by: 'city', filters: { title } }, 'filters.title'],
+    ] as const) {
+      const error = await callError(client, tool, args);
+      expect(error.code).toBe('invalid_argument');
+      expect(error.details).toEqual({ field });
+      expect(error.message).toMatch(/at most 12 are searched/);
+    }
+    const long = await callError(client, 'search_leads', { title: 'x'.repeat(201) });
+    expect(long).toMatchObject({ code: 'invalid_argument', details: { field: 'title' } });
+  });
+});
