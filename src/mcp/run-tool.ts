@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Credential } from '../auth/verify-credential.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';
 import type { Logger } from '../logger.js';
