@@ -28,7 +28,7 @@ describe('toolJsonSchema', () => {
     expect(json.additionalProperties).toBe(true);
     expect(JSON.stringify(json)).not.toContain('"additionalProperties":{}');
     expect(
-      (json.properties as Record<string, { additionalProperties: unknown }>).open.additionalProperties,
+      (json.properties as Record<string, { additionalProperties: unknown }>).open?.additionalProperties,
     ).toBe(false);
   });
 
