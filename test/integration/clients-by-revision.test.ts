@@ -53,6 +53,20 @@ describe('clients of both protocol eras', () => {
     await server?.close();
   });
 
+  /** What an SDK client, of either major version, lists and gets for one metered call. */
+  async function listAndCall(
+    client: {
+      listTools(): Promise<{ tools: { name: string }[] }>;
+      callTool(call: typeof SEARCH): Promise<unknown>;
+    },
+    revision: string | undefined,
+  ): Promise<Seen> {
+    const { tools: listed } = await client.listTools();
+    const page = (await client.callTool(SEARCH)) as { isError?: boolean; structuredContent?: Json };
+    expect(page.isError).toBeFalsy();
+    return { revision, tools: listed.map((tool) => tool.name), page: page.structuredContent };
+  }
+
   function expectMetered(seen: Seen, revision: string): void {
     expect(seen.revision).toBe(revision);
     expect(seen.tools).toEqual(TOOL_NAMES);
@@ -67,17 +81,7 @@ describe('clients of both protocol eras', () => {
   ] as const)('the v2 SDK client %s', async (_mode, mode, revision) => {
     const client = await connectClientV2(server.url, key, mode);
     try {
-      const { tools: listed } = await client.listTools();
-      const page = await client.callTool(SEARCH);
-      expect(page.isError).toBeFalsy();
-      expectMetered(
-        {
-          revision: client.getNegotiatedProtocolVersion(),
-          tools: listed.map((tool) => tool.name),
-          page: page.structuredContent as Json,
-        },
-        revision,
-      );
+      expectMetered(await listAndCall(client, client.getNegotiatedProtocolVersion()), revision);
     } finally {
       await client.close();
     }
@@ -90,16 +94,7 @@ describe('clients of both protocol eras', () => {
     const client = new Client({ name: 'v1-client', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const { tools: listed } = await client.listTools();
-      const page = await client.callTool(SEARCH);
-      expectMetered(
-        {
-          revision: transport.protocolVersion,
-          tools: listed.map((tool) => tool.name),
-          page: page.structuredContent as Json,
-        },
-        '2025-11-25',
-      );
+      expectMetered(await listAndCall(client, transport.protocolVersion), '2025-11-25');
     } finally {
       await client.close();
     }
@@ -131,17 +126,9 @@ describe('clients of both protocol eras', () => {
       await client.connect(transport).catch((error: unknown) => {
         throw new Error(`mcp-remote failed: ${String(error)}\n${stderr}`);
       });
-      const { tools: listed } = await client.listTools();
-      const page = await client.callTool(SEARCH);
       // mcp-remote relays the handshake: the revision the client agreed on is the server's.
-      expectMetered(
-        {
-          revision: transport.agreedRevision,
-          tools: listed.map((tool) => tool.name),
-          page: page.structuredContent as Json,
-        },
-        '2025-11-25',
-      );
+      const seen = await listAndCall(client, undefined);
+      expectMetered({ ...seen, revision: transport.agreedRevision }, '2025-11-25');
     } finally {
       await client.close();
       await rm(home, { recursive: true, force: true });

@@ -60,18 +60,23 @@ describe('the scope an authorization request asks for', () => {
     return { page, shown: page.follow(url) };
   }
 
-  it('without scope, shows and grants the read scopes, and leads:enrich stays a step-up', async () => {
-    expect(DEFAULT_SCOPES).toEqual(SCOPES.filter((scope) => scope !== 'leads:enrich'));
+  /** A new person asks, without a scope, to connect `forClient` and signs in: the browser and the consent page. */
+  async function consentWithoutScope(pkce: Pkce, forClient = client) {
     const { person } = await createPerson(server.services);
-    const pkce = pkcePair();
-    const { page, shown } = authorize(pkce, undefined);
+    const { page, shown } = authorize(pkce, undefined, forClient);
     const signIn = await shown;
     const signedIn = await page.post(signIn.url, {
       csrf_token: csrfTokenOf(signIn),
       email: person.email,
       password: PERSON_PASSWORD,
     });
-    const consent = await page.follow(signedIn.location as URL);
+    return { page, consent: await page.follow(signedIn.location as URL) };
+  }
+
+  it('without scope, shows and grants the read scopes, and leads:enrich stays a step-up', async () => {
+    expect(DEFAULT_SCOPES).toEqual(SCOPES.filter((scope) => scope !== 'leads:enrich'));
+    const pkce = pkcePair();
+    const { page, consent } = await consentWithoutScope(pkce);
     expect(consent.status).toBe(200);
     for (const scope of DEFAULT_SCOPES)
       expect(consent.text).toContain(`${SCOPE_WORDS[scope]} (<code>${scope}</code>)`);
@@ -126,15 +131,7 @@ describe('the scope an authorization request asks for', () => {
       token_endpoint_auth_method: 'none',
       scope: 'account:read leads:enrich',
     });
-    const { person } = await createPerson(server.services);
-    const { page, shown } = authorize(pkcePair(), undefined, narrow);
-    const signIn = await shown;
-    const signedIn = await page.post(signIn.url, {
-      csrf_token: csrfTokenOf(signIn),
-      email: person.email,
-      password: PERSON_PASSWORD,
-    });
-    const consent = await page.follow(signedIn.location as URL);
+    const { consent } = await consentWithoutScope(pkcePair(), narrow);
     expect(consent.text).toContain('(<code>account:read</code>)');
     expect(consent.text).not.toMatch(/<code>(leads:read|leads:enrich|companies:read)<\/code>/);
   });

@@ -246,7 +246,7 @@ describe('the MCP endpoint', () => {
       const name: Record<string, string> = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {};
       return postRaw(
         server.url,
-        { jsonrpc: '2.0', id: 41, method, params: { ...params, _meta: envelope } },
+        { jsonrpc: '2.0', id: 41, method, params: { _meta: envelope, ...params } },
         {
           token: key,
           headers: {
@@ -317,22 +317,14 @@ describe('the MCP endpoint', () => {
     });
 
     it('refuses a revision it does not serve with 400 and -32022 listing the one it does', async () => {
-      const answer = await postRaw(
-        server.url,
-        {
-          jsonrpc: '2.0',
-          id: 42,
-          method: 'tools/list',
-          params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
-        },
-        {
-          token: key,
-          headers: { ...jsonHeaders, 'MCP-Protocol-Version': '2099-01-01', 'Mcp-Method': 'tools/list' },
-        },
+      const answer = await modern(
+        'tools/list',
+        { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+        { 'MCP-Protocol-Version': '2099-01-01' },
       );
       expect(answer.status).toBe(400);
       expect(answer.json).toMatchObject({
-        id: 42,
+        id: 41,
         error: { code: -32022, data: { supported: ['2026-07-28'] } },
       });
     });
