@@ -368,6 +368,9 @@ export function serveMcp(deps: Omit<McpServerDeps, 'caller'> & { logger: Logger 
     const answer = isAnsweredDirectly(message, era, headers)
       ? await answerToolCall(message, context, era.kind)
       : await answerWithSdk(message, context, era.kind, headers);
+    // The SDK reports why to `sdkAnswers`' logger at debug level; a fault of its own is ours to see.
+    if (answer.status >= 500)
+      state.logger.error('the MCP SDK answered with a server error', { status: answer.status });
     res.status(answer.status).set(answer.headers).end(answer.body);
   };
 }

@@ -111,6 +111,7 @@ describe('clients of both protocol eras', () => {
         '--transport',
         'http-only',
         '--header',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote replaces ${AUTH_HEADER} from its environment
         'Authorization:${AUTH_HEADER}',
       ],
       cwd: process.cwd(),

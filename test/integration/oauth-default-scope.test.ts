@@ -112,6 +112,31 @@ describe('the scope an authorization request asks for', () => {
     });
     expect(enrich.status).toBe(403);
     expect(enrich.headers.get('www-authenticate')).toContain('scope="leads:enrich"');
+    // The same step-up in revision 2026-07-28.
+    const enrichModern = await postRaw(
+      server.url,
+      {
+        ...toolCallRequest('enrich_lead', { lead_id: 'ld_0000000000' }),
+        params: {
+          name: 'enrich_lead',
+          arguments: { lead_id: 'ld_0000000000' },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
+      {
+        token: tokens.access_token,
+        headers: {
+          ...JSON_HEADERS,
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': 'enrich_lead',
+        },
+      },
+    );
+    expect(enrichModern.status).toBe(403);
   });
 
   it('refuses a scope this server does not know with invalid_scope, sent back to the client', async () => {
