@@ -4,6 +4,23 @@
  * of a millisecond more per call, taken from the CPUs the servers share).
  */
 import http from 'node:http';
+import { LEGACY_REVISIONS, MODERN_REVISION } from '../src/mcp/server.js';
+
+/**
+ * The protocol revision a call is sent in: 2025-11-25 as a script sends it (no envelope, no
+ * `initialize`), or 2026-07-28 with its `_meta` envelope and the headers mirroring it.
+ */
+export type Era = 'legacy' | 'modern';
+
+export const ERA_REVISIONS: Readonly<Record<Era, string>> = {
+  legacy: LEGACY_REVISIONS[0] as string,
+  modern: MODERN_REVISION,
+};
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 export interface ToolAnswer {
   isError: boolean;
@@ -21,11 +38,21 @@ export async function callTool(
   id: number,
   tool: string,
   args: Record<string, unknown>,
+  era: Era = 'legacy',
 ): Promise<ToolAnswer> {
+  const params = { name: tool, arguments: args, ...(era === 'modern' && { _meta: ENVELOPE }) };
   const { status, text } = await postJson(
     url,
-    { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
-    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args } }),
+    {
+      Authorization: `Bearer ${apiKey}`,
+      Accept: 'application/json',
+      ...(era === 'modern' && {
+        'MCP-Protocol-Version': MODERN_REVISION,
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': tool,
+      }),
+    },
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
   );
   const body = JSON.parse(text) as {
     result?: {

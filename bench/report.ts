@@ -9,6 +9,9 @@ interface PathRun {
 }
 
 export interface ConcurrencyRun {
+  /** The protocol era the /mcp calls were sent in, and its revision. */
+  era: string;
+  revision: string;
   concurrency: number;
   direct: PathRun;
   mcp: PathRun & {
@@ -50,7 +53,7 @@ function ratioRow(ratio: Ratios, withThroughput: boolean): string {
 }
 
 function printRun(run: ConcurrencyRun, log: (line: string) => void): void {
-  log(`\nconcurrency ${run.concurrency}`);
+  log(`\nconcurrency ${run.concurrency}, /mcp in ${run.revision} (${run.era})`);
   log('tool                | path   | calls | p50 ms  | p95 ms  | p99 ms  | calls/s');
   log(latencyRow('all', 'direct', run.direct.latency.all));
   log(latencyRow('all', 'mcp', run.mcp.latency.all));

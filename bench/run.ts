@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the same mix of search_leads, search_companies and get_market_insights calls
  * (a) straight against Elasticsearch with the requests the tools make and (b) through /mcp
- * with an API key, at each concurrency: latency percentiles and throughput over all calls and per
- * tool, their ratio, CPU milliseconds per call of each process on the path, MongoDB commands per
- * call and the servers' peak memory. `--json [FILE]` writes the same as one JSON object.
+ * with an API key, in each protocol era (`--eras`) at each concurrency: latency percentiles and
+ * throughput over all calls and per tool, their ratio, CPU milliseconds per call of each process on
+ * the path, MongoDB commands per call and the servers' peak memory. `--json [FILE]` writes the same
+ * as one JSON object.
  * Runs against the seeded stack (`npm run stack:up && npm run seed -- --leads N ...`).
  */
 import { execFileSync } from 'node:child_process';
@@ -24,7 +25,7 @@ import { BenchAccounts } from './accounts.js';
 import { type CpuByProcess, cpuPerCall, type WatchedProcesses, watchProcesses, withCpuSpent } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
 import { checkLimitsAcrossProcesses } from './limits.js';
-import { callTool, closeConnections } from './mcp-client.js';
+import { callTool, closeConnections, ERA_REVISIONS, type Era } from './mcp-client.js';
 import { COUNTED, mongoCommandsSent } from './mongo-commands.js';
 import { peakResidentMiB } from './proc.js';
 import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
@@ -77,11 +78,17 @@ const flags = parseArgs({
     profile: { type: 'string' },
     warmup: { type: 'string', default: '3000' },
     rounds: { type: 'string', default: '4' },
+    eras: { type: 'string', default: 'legacy,modern' },
   },
 }).values;
 const requests = Number(flags.requests);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 const processCount = Number(flags.processes);
+const eras = String(flags.eras).split(',') as Era[];
+for (const era of eras) {
+  if (!(era in ERA_REVISIONS))
+    throw new Error(`--eras takes legacy (2025-11-25) and modern (2026-07-28), not "${era}"`);
+}
 const warmupCalls = Number(flags.warmup);
 if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
 /** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
@@ -138,8 +145,8 @@ function directSearch(call: Call, now: Date) {
   }
 }
 
-async function viaMcp(call: Call, url: URL, apiKey: string, id: number): Promise<void> {
-  const answer = await callTool(url, apiKey, id, call.tool, call.args);
+async function viaMcp(call: Call, url: URL, apiKey: string, id: number, era: Era): Promise<void> {
+  const answer = await callTool(url, apiKey, id, call.tool, call.args, era);
   if (answer.isError) throw new Error(`${call.tool} failed: ${answer.errorCode}`);
 }
 
@@ -216,11 +223,12 @@ function addByName<Tally extends Partial<Record<string, number>>>(total: Tally, 
 }
 
 /**
- * The run at one concurrency: `requests` calls on each path, in `rounds` slices that alternate
- * direct, /mcp, /mcp, direct, ..., so that what drifts on this machine during a run (the engine's
- * garbage collection and caches, other tenants of the host) falls on both paths alike.
+ * The run of one era at one concurrency: `requests` calls on each path, in `rounds` slices that
+ * alternate direct, /mcp, /mcp, direct, ..., so that what drifts on this machine during a run (the
+ * engine's garbage collection and caches, other tenants of the host) falls on both paths alike.
  */
 async function runAt(
+  era: Era,
   concurrency: number,
   watched: WatchedProcesses,
   metricsUrls: readonly string[],
@@ -248,6 +256,8 @@ async function runAt(
   const mcpSummary = summarise(mcp.timings, mcp.seconds);
   const total = Object.values(mongoCommands).reduce((sum, count) => sum + count, 0);
   return {
+    era,
+    revision: ERA_REVISIONS[era],
     concurrency,
     direct: { latency: directSummary, cpuMsPerCall: cpuPerCall(direct.cpuMs, requests) },
     mcp: {
@@ -279,7 +289,8 @@ async function main(): Promise<void> {
   });
   // Round-robin over the server processes, as a load balancer in front of them would.
   const urls = servers.urls.map((url) => new URL(url));
-  const sendMcp = (call: Call, id: number) => viaMcp(call, urls[id % urls.length] as URL, apiKey, id);
+  const sendMcp = (era: Era) => (call: Call, id: number) =>
+    viaMcp(call, urls[id % urls.length] as URL, apiKey, id, era);
   try {
     const watched = watchProcesses(servers.pids, {
       elasticsearchUrl: settings.ELASTICSEARCH_URL,
@@ -291,10 +302,12 @@ async function main(): Promise<void> {
     // Every server process gets at least a pass of the mix.
     const warmup = Math.max(warmupCalls, MIX.length * servers.urls.length);
     await measure(WARMUP_CONCURRENCY, (call) => directCall(call, now), warmup);
-    await measure(WARMUP_CONCURRENCY, sendMcp, warmup);
+    for (const era of eras) await measure(WARMUP_CONCURRENCY, sendMcp(era), warmup);
     const runs: ConcurrencyRun[] = [];
-    for (const concurrency of concurrencies) {
-      runs.push(await runAt(concurrency, watched, servers.metricsUrls, sendMcp));
+    for (const era of eras) {
+      for (const concurrency of concurrencies) {
+        runs.push(await runAt(era, concurrency, watched, servers.metricsUrls, sendMcp(era)));
+      }
     }
     const serverPeakResidentMiB = servers.pids.map(peakResidentMiB);
     const limits = await checkLimitsAcrossProcesses(urls, accounts);

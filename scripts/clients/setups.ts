@@ -4,6 +4,8 @@
  * test/integration/client-setups.test.ts runs each one exactly as printed against a test server.
  */
 
+import { MODERN_REVISION } from '../../src/mcp/server.js';
+
 /** Packages the printed commands run through `npx`, pinned so npm cannot pick another version. */
 export const PINNED_PACKAGES = {
   // 2.x needs Node 22.19 or later by its `engines`; pinned exactly, npm installs it on older Node
@@ -44,6 +46,8 @@ export interface ClientSetup {
   title: string;
   /** What is added, in a few words, for the README's table. */
   summary: string;
+  /** Which MCP revision it speaks to this server, as checked here (docs/protocol.md, "Protocol revisions"). */
+  revision: string;
   /** Where it goes and what it needs, one sentence or two. */
   where: string;
   /** What to copy, in order (a Python setup: the install command, then the code). */
@@ -77,11 +81,16 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
     params: { name: 'search_leads', arguments: { title: 'engineer', location: 'London', page_size: 3 } },
   };
   const inspector = ['npx', '-y', pinned('inspector'), '--cli', mcpUrl, '--transport', 'http'];
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   return [
     {
       id: 'connector',
       title: 'Claude.ai, ChatGPT and other clients that sign in (OAuth)',
       summary: 'the URL alone; you sign in in the browser',
+      revision: 'whichever its MCP client negotiates: both eras are served',
       where:
         'Add a custom connector with the server URL alone, no key: the client opens a browser where you sign in and approve its access. Claude.ai and ChatGPT connect from their own servers, so they need the server reachable over https at its `BASE_URL`; Cursor, VS Code and `mcp-remote` (below, for Claude Desktop) sign in the same way, on localhost too.',
       parts: [{ kind: 'url', text: mcpUrl }],
@@ -90,8 +99,8 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
       id: 'curl',
       title: 'curl (any HTTP client)',
       summary: 'one command per call',
-      where:
-        'One JSON-RPC request per call, no session and no `initialize` needed ([docs/protocol.md](docs/protocol.md)).',
+      revision: `either: 2025-11-25 as the first command, ${MODERN_REVISION} as the second`,
+      where: `One JSON-RPC request per call, no session and no \`initialize\` needed ([docs/protocol.md](docs/protocol.md)). The first is the 2025 form; the second speaks revision ${MODERN_REVISION}: the same call with its \`_meta\` envelope, and headers repeating the revision, the method and the tool.`,
       parts: [
         shellCommand(
           ['curl', '-s', mcpUrl],
@@ -99,12 +108,27 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
           ['-H', 'Content-Type: application/json', '-H', 'Accept: application/json'],
           ['-d', JSON.stringify(searchCall)],
         ),
+        shellCommand(
+          ['curl', '-s', mcpUrl],
+          ['-H', `Authorization: ${bearer}`],
+          ['-H', 'Content-Type: application/json', '-H', 'Accept: application/json'],
+          [
+            '-H',
+            `MCP-Protocol-Version: ${MODERN_REVISION}`,
+            '-H',
+            'Mcp-Method: tools/call',
+            '-H',
+            'Mcp-Name: search_leads',
+          ],
+          ['-d', JSON.stringify({ ...searchCall, params: { ...searchCall.params, _meta: envelope } })],
+        ),
       ],
     },
     {
       id: 'inspector',
       title: 'MCP Inspector (command line)',
       summary: '`npx` commands',
+      revision: '2025-11-25',
       where: `Lists the tools, then calls one. Version ${PINNED_PACKAGES.inspector.version} is pinned: unpinned, npm on Node 20 picks an old Inspector without \`--header\`.`,
       parts: [
         shellCommand(inspector, ['--header', `Authorization: ${bearer}`, '--method', 'tools/list']),
@@ -126,6 +150,7 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
       id: 'mcp-remote',
       title: 'Claude Desktop and other clients that run only local (stdio) servers, through `mcp-remote`',
       summary: "a local server in the client's JSON",
+      revision: "the 2025 revisions: it relays the app's own `initialize`",
       where:
         "`claude_desktop_config.json`. `mcp-remote` puts the environment's `AUTH_HEADER` into the header, so the key stays out of the arguments (and no space in an argument trips Claude Desktop on Windows). Leave out `--header` and `env` to sign in through the browser instead.",
       parts: [
@@ -153,6 +178,7 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
       id: 'cursor',
       title: 'Cursor',
       summary: 'the URL and an `Authorization` header in `mcp.json`',
+      revision: 'not checked here (the app cannot run on this machine); both eras are served',
       where: '`.cursor/mcp.json` in a project, or `~/.cursor/mcp.json` for every project.',
       parts: [json({ mcpServers: { [SERVER_NAME]: { url: mcpUrl, headers: { Authorization: bearer } } } })],
     },
@@ -160,6 +186,7 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
       id: 'vscode',
       title: 'VS Code',
       summary: 'the URL and an `Authorization` header in `mcp.json`',
+      revision: 'not checked here (the app cannot run on this machine); both eras are served',
       where: '`.vscode/mcp.json` (keep a file holding a key out of version control).',
       parts: [
         json({
@@ -171,6 +198,7 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
       id: 'python',
       title: 'Python, with the `mcp` SDK',
       summary: 'a short script',
+      revision: `${MODERN_REVISION}: it asks with \`server/discover\` first`,
       where: 'More scripts, with plain `requests` too, and a chart: [docs/analysts.md](docs/analysts.md).',
       parts: [
         shellCommand([
@@ -212,9 +240,10 @@ export function clientSetups({ mcpUrl, apiKey }: SetupTarget): ClientSetup[] {
 export function renderSetupsForTerminal(setups: readonly ClientSetup[]): string {
   return setups
     .map((setup) =>
-      [`${plainText(setup.title)}: ${plainText(setup.where)}`, ...setup.parts.map((part) => part.text)].join(
-        '\n\n',
-      ),
+      [
+        `${plainText(setup.title)} (speaks ${plainText(setup.revision)}): ${plainText(setup.where)}`,
+        ...setup.parts.map((part) => part.text),
+      ].join('\n\n'),
     )
     .join('\n\n\n');
 }
@@ -232,9 +261,9 @@ const README_END = '<!-- /client-setups -->';
 /** The README's "Connecting a client" body: a table of the clients, then each setup. */
 function renderReadmeSection(setups: readonly ClientSetup[]): string {
   const table = [
-    '| client | what you add |',
-    '|---|---|',
-    ...setups.map((setup) => `| ${setup.title} | ${setup.summary} |`),
+    '| client | what you add | protocol revision |',
+    '|---|---|---|',
+    ...setups.map((setup) => `| ${setup.title} | ${setup.summary} | ${setup.revision} |`),
   ];
   const sections = setups.map((setup) =>
     [

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { SCOPES } from '../auth/scopes.js';
 import { type Logger, logger as rootLogger } from '../logger.js';
@@ -18,10 +18,12 @@ import { healthz, readyz } from './health.js';
 import {
   bodyErrorsAsJsonRpc,
   checkProtocolVersionHeader,
+  classifyEra,
   MAX_BODY_BYTES,
   refuseUnservedEncodings,
+  requireJsonRpcMembers,
+  requireServedParams,
   requireSingleJsonRpcMessage,
-  requireWellFormedMessage,
   serveMcp,
 } from './mcp-endpoint.js';
 import { limitRegistrations } from './registration-limit.js';
@@ -104,7 +106,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/mcp', rejectForeignOrigins(served));
   app.post(
     '/mcp',
-    checkProtocolVersionHeader,
     authenticate({
       verify: createCredentialVerifier({
         apiKeys: services.apiKeys,
@@ -123,8 +124,12 @@ export function createApp(deps: AppDeps): Express {
     express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }),
     bodyErrorsAsJsonRpc,
     requireSingleJsonRpcMessage,
-    requireWellFormedMessage,
-    serveMcp({ catalog, viewResources, services, clock }),
+    // The body says which era a message is of, so the headers are judged once it is read.
+    classifyEra,
+    checkProtocolVersionHeader,
+    requireJsonRpcMembers,
+    requireServedParams,
+    serveMcp({ catalog, viewResources, services, clock, logger: baseLogger }),
     challengeStepUps(BASE_URL),
   );
   // Stateless: there is no stream to open with GET and no session to end with DELETE.
@@ -191,6 +196,6 @@ const answerUnexpectedErrors: ErrorRequestHandler = (error, req, res, _next) => 
   });
   if (res.headersSent) return;
   const message = `Internal error; report request id ${state.requestId} if it keeps happening.`;
-  if (req.path === '/mcp') return sendJsonRpcError(res, 500, ErrorCode.InternalError, message);
+  if (req.path === '/mcp') return sendJsonRpcError(res, 500, ProtocolErrorCode.InternalError, message);
   res.status(500).json({ error: 'internal', error_description: message });
 };

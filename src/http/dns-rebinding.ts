@@ -1,4 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { isMcpEndpoint, quoted, sendJsonRpcError } from './request-state.js';
 
@@ -64,6 +64,6 @@ function originOf(url: string): string {
 
 /** In the endpoint's own language: JSON-RPC on `/mcp`, the OAuth-style body elsewhere. */
 function refuse(req: Request, res: Response, message: string): void {
-  if (isMcpEndpoint(req)) sendJsonRpcError(res, 403, ErrorCode.InvalidRequest, message);
+  if (isMcpEndpoint(req)) sendJsonRpcError(res, 403, ProtocolErrorCode.InvalidRequest, message);
   else res.status(403).json({ error: 'forbidden', error_description: message });
 }

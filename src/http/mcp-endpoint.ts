@@ -1,43 +1,93 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  LATEST_PROTOCOL_VERSION,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  classifyInboundRequest,
+  createMcpHandler,
+  type McpHttpHandler,
+  ProtocolErrorCode,
+  SERVER_INFO_META_KEY,
+  specTypeSchemas,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import type { Logger } from '../logger.js';
 import { StepUpRequired } from '../mcp/run-tool.js';
-import { callTool, createMcpServer, type McpServerDeps } from '../mcp/server.js';
+import {
+  callTool,
+  createMcpServer,
+  LEGACY_REVISIONS,
+  type McpServerDeps,
+  MODERN_REVISION,
+  SERVER_INFO,
+} from '../mcp/server.js';
 import { resultJson } from '../mcp/tool-result.js';
-import { quoted, requestState, sendJsonRpcError } from './request-state.js';
+import { type McpEra, quoted, requestState, sendJsonRpcError } from './request-state.js';
 
-/** The revisions served (docs/protocol.md, "Transport"); the SDK itself would also accept two older ones. */
-const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
-
-/** Both forms the transport insists on, whatever the client sent: scripts often send neither. */
+/** Both forms the SDK's transports insist on, whatever the client sent: scripts often send neither. */
 const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** An unsupported `MCP-Protocol-Version` header is a 400 (docs/protocol.md, "Transport"). */
+/**
+ * Which era a message belongs to, decided by the SDK's own classifier (a `_meta` envelope naming a
+ * revision makes it 2026-07-28 traffic; none, the 2025 revisions'). What the classifier refuses
+ * (a malformed envelope, `MCP-Protocol-Version` or `Mcp-Method` disagreeing with the body) is
+ * answered as the SDK answers it: 400 with its code, message and data, and the request's id. A
+ * message that is no valid JSON-RPC request is left to `requireJsonRpcMembers`, which names the
+ * member at fault; its era is the one its `MCP-Protocol-Version` header names.
+ */
+export const classifyEra: RequestHandler = (req, res, next) => {
+  const body = req.body as Record<string, unknown>;
+  const protocolVersion = req.get('mcp-protocol-version');
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: protocolVersion,
+    mcpMethodHeader: req.get('mcp-method'),
+    mcpNameHeader: req.get('mcp-name'),
+    body,
+  });
+  const state = requestState(res);
+  if (outcome.kind === 'reject' && outcome.rung !== 'jsonrpc-shape') {
+    return sendJsonRpcError(
+      res,
+      outcome.httpStatus,
+      outcome.code,
+      outcome.message,
+      requestIdOf(body),
+      outcome.data,
+    );
+  }
+  if (outcome.kind === 'modern') {
+    state.era = { kind: 'modern', revision: outcome.classification.revision };
+  } else if (outcome.kind === 'reject' && protocolVersion === MODERN_REVISION) {
+    state.era = { kind: 'modern', revision: protocolVersion };
+  } else {
+    state.era = { kind: 'legacy' };
+  }
+  next();
+};
+
+/**
+ * A 2025-era message with an `MCP-Protocol-Version` header naming a revision we do not serve is a
+ * 400 (docs/protocol.md, "Transport"); the 2026-07-28 era's versions are the SDK's to judge.
+ */
 export const checkProtocolVersionHeader: RequestHandler = (req, res, next) => {
   const version = req.get('mcp-protocol-version');
-  if (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return next();
+  if (eraOf(res).kind === 'modern' || version === undefined || LEGACY_REVISIONS.includes(version))
+    return next();
   sendJsonRpcError(
     res,
     400,
-    ErrorCode.InvalidRequest,
-    `Unsupported MCP-Protocol-Version ${quoted(version)}. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+    ProtocolErrorCode.InvalidRequest,
+    `Unsupported MCP-Protocol-Version ${quoted(version)}. Supported: ${[...LEGACY_REVISIONS].reverse().join(', ')}, ${MODERN_REVISION}.`,
+    requestIdOf(req.body as Record<string, unknown>),
   );
 };
+
+function eraOf(res: Response): McpEra {
+  const era = requestState(res).era;
+  if (era === undefined) throw new Error('mounted before classifyEra');
+  return era;
+}
 
 /**
  * Body-parser failures as docs/protocol.md ("Transport") lists them (413 for oversize bodies,
@@ -87,25 +137,25 @@ function bodyFault(
     case 'entity.too.large':
       return {
         status: 413,
-        code: ErrorCode.InvalidRequest,
+        code: ProtocolErrorCode.InvalidRequest,
         message: 'The request body is larger than 1 MiB.',
       };
     case 'entity.parse.failed':
       return {
         status: 400,
-        code: ErrorCode.ParseError,
+        code: ProtocolErrorCode.ParseError,
         message: 'Parse error: the request body is not valid JSON.',
       };
     case 'encoding.unsupported':
       return {
         status: 415,
-        code: ErrorCode.InvalidRequest,
+        code: ProtocolErrorCode.InvalidRequest,
         message: `Unsupported Content-Encoding ${quoted(contentEncoding ?? '')}. Send the body uncompressed, or with gzip, deflate or br.`,
       };
     case 'charset.unsupported':
       return {
         status: 415,
-        code: ErrorCode.InvalidRequest,
+        code: ProtocolErrorCode.InvalidRequest,
         message: `Unsupported charset ${quoted(error.charset ?? '')}. Send the body as UTF-8 JSON.`,
       };
   }
@@ -114,14 +164,14 @@ function bodyFault(
   if (typeof error.errno === 'number') {
     return {
       status: 400,
-      code: ErrorCode.ParseError,
+      code: ProtocolErrorCode.ParseError,
       message: `Parse error: the request body is not valid ${contentEncoding} data.`,
     };
   }
   if (error.status !== undefined && error.status >= 400 && error.status < 500) {
     return {
       status: error.status,
-      code: ErrorCode.InvalidRequest,
+      code: ProtocolErrorCode.InvalidRequest,
       message: 'The request body could not be read completely.',
     };
   }
@@ -135,7 +185,7 @@ export const requireSingleJsonRpcMessage: RequestHandler = (req, res, next) => {
     return sendJsonRpcError(
       res,
       400,
-      ErrorCode.InvalidRequest,
+      ProtocolErrorCode.InvalidRequest,
       'Invalid request: batches are not supported. Send one JSON-RPC request per HTTP request.',
     );
   }
@@ -144,7 +194,7 @@ export const requireSingleJsonRpcMessage: RequestHandler = (req, res, next) => {
     return sendJsonRpcError(
       res,
       400,
-      ErrorCode.InvalidRequest,
+      ProtocolErrorCode.InvalidRequest,
       'Invalid request: the body must be a JSON-RPC 2.0 object with "jsonrpc": "2.0" and a "method".',
       requestIdOf(message),
     );
@@ -152,43 +202,89 @@ export const requireSingleJsonRpcMessage: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** The SDK's own schemas for the requests we serve: what passes here passes the SDK. */
-const SERVED_REQUESTS = new Map<string, z.ZodType>([
-  ['initialize', InitializeRequestSchema],
-  ['ping', PingRequestSchema],
-  ['tools/list', ListToolsRequestSchema],
-  ['tools/call', CallToolRequestSchema],
-  ['resources/list', ListResourcesRequestSchema],
-  ['resources/templates/list', ListResourceTemplatesRequestSchema],
-  ['resources/read', ReadResourceRequestSchema],
-]);
+/** A schema of the SDK's, as `specTypeSchemas` holds them: zod underneath, so its issues are zod's. */
+interface SpecSchema {
+  '~standard': { validate(value: unknown): { issues?: readonly unknown[] | undefined } };
+}
+
+/** The SDK's own schemas for the requests each era serves: what passes here passes the SDK. */
+const LISTINGS: ReadonlyArray<[string, SpecSchema]> = [
+  ['tools/list', specTypeSchemas.ListToolsRequest],
+  ['tools/call', specTypeSchemas.CallToolRequest],
+  ['resources/list', specTypeSchemas.ListResourcesRequest],
+  ['resources/templates/list', specTypeSchemas.ListResourceTemplatesRequest],
+  ['resources/read', specTypeSchemas.ReadResourceRequest],
+];
+const SERVED_REQUESTS: Readonly<Record<McpEra['kind'], ReadonlyMap<string, SpecSchema>>> = {
+  legacy: new Map([
+    ['initialize', specTypeSchemas.InitializeRequest],
+    ['ping', specTypeSchemas.PingRequest],
+    ...LISTINGS,
+  ]),
+  // 2026-07-28 has no `initialize` or `ping` (the SDK answers them 404, -32601 as the revision says).
+  modern: new Map([
+    ['server/discover', specTypeSchemas.DiscoverRequest],
+    ['subscriptions/listen', specTypeSchemas.SubscriptionsListenRequest],
+    ...LISTINGS,
+  ]),
+};
+
+/** The first issue zod finds, as the SDK's Standard Schema face passes it on. */
+function firstIssue(schema: SpecSchema | undefined, value: unknown): z.core.$ZodIssue | undefined {
+  return schema?.['~standard'].validate(value).issues?.[0] as z.core.$ZodIssue | undefined;
+}
 
 /**
  * Checks the message as the SDK will, but answers in words naming the field: left to the SDK, a
- * bad envelope is -32700 "Parse error" and bad params of a served method are -32603 carrying the
- * validator's own text. A request whose `params` are wrong is -32602; anything else wrong is
- * -32600. Mounted after `requireSingleJsonRpcMessage`.
+ * bad envelope is -32700 "Parse error" or -32600 "not a valid JSON-RPC message", and bad params of
+ * a served method are -32602 or -32603 carrying the validator's own text. A request whose `params`
+ * are wrong is -32602; anything else wrong is -32600. First the JSON-RPC members
+ * (`requireJsonRpcMembers`), then the params of the methods the message's era serves
+ * (`requireServedParams`); the same for both eras.
  */
-export const requireWellFormedMessage: RequestHandler = (req, res, next) => {
+export const requireJsonRpcMembers: RequestHandler = (req, res, next) => {
+  const message = req.body as Record<string, unknown>;
+  const envelope = Object.hasOwn(message, 'id')
+    ? specTypeSchemas.JSONRPCRequest
+    : specTypeSchemas.JSONRPCNotification;
+  refuseIssue(res, message, firstIssue(envelope, message)) || next();
+};
+
+/** The params of a request, against the SDK's schema for its method in the message's era. */
+export const requireServedParams: RequestHandler = (req, res, next) => {
   const message = req.body as Record<string, unknown> & { method: string };
-  const isRequest = Object.hasOwn(message, 'id');
-  const envelope = isRequest ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
-  const issue =
-    envelope.safeParse(message).error?.issues[0] ??
-    (isRequest ? SERVED_REQUESTS.get(message.method)?.safeParse(message).error?.issues[0] : undefined);
-  if (issue === undefined) return next();
+  if (!Object.hasOwn(message, 'id')) return next();
+  const schema = SERVED_REQUESTS[eraOf(res).kind].get(message.method);
+  refuseIssue(res, message, firstIssue(schema, message)) || next();
+};
+
+/** Answers the issue, if there is one, and says whether it did. */
+function refuseIssue(
+  res: Response,
+  message: Record<string, unknown>,
+  issue: z.core.$ZodIssue | undefined,
+): boolean {
+  if (issue === undefined) return false;
   const fault = describeIssue(message, issue);
-  if (isRequest && issue.path[0] === 'params') {
-    return sendJsonRpcError(
+  if (Object.hasOwn(message, 'id') && issue.path[0] === 'params') {
+    sendJsonRpcError(
       res,
       200,
-      ErrorCode.InvalidParams,
+      ProtocolErrorCode.InvalidParams,
       `Invalid params: ${fault}.`,
       requestIdOf(message),
     );
+  } else {
+    sendJsonRpcError(
+      res,
+      400,
+      ProtocolErrorCode.InvalidRequest,
+      `Invalid request: ${fault}.`,
+      requestIdOf(message),
+    );
   }
-  sendJsonRpcError(res, 400, ErrorCode.InvalidRequest, `Invalid request: ${fault}.`, requestIdOf(message));
-};
+  return true;
+}
 
 function describeIssue(message: Record<string, unknown>, issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
@@ -234,78 +330,168 @@ export interface McpAnswer {
 }
 
 /**
- * Answers `/mcp` once the caller is authenticated. `tools/call`, the request that carries nearly all
- * the traffic, is answered directly (`answerToolCall`); every other message goes through the SDK's
- * server (`answerWithSdk`), which owns the handshake and the listings.
+ * The headers of a 2026-07-28 request that the SDK checks against its body (`Mcp-Method`,
+ * `Mcp-Name`) and the revision it names, as the client sent them.
  */
-export function serveMcp(deps: Omit<McpServerDeps, 'caller'>): RequestHandler {
-  return async (req: Request, res: Response) => {
-    const state = requestState(res);
-    if (state.principal === undefined) throw new Error('serveMcp mounted without authentication');
-    const context: McpServerDeps = {
-      ...deps,
-      caller: { ...state.principal, requestId: state.requestId, logger: state.logger },
-    };
-    const message = req.body as Record<string, unknown>;
-    const answer =
-      message.method === 'tools/call' && Object.hasOwn(message, 'id')
-        ? await answerToolCall(message as unknown as ToolCallRequest, context)
-        : await answerWithSdk(message, context, req.get('mcp-protocol-version'));
-    res.status(answer.status).set(answer.headers).end(answer.body);
+export interface McpHeaders {
+  protocolVersion?: string | undefined;
+  method?: string | undefined;
+  name?: string | undefined;
+}
+
+function mcpHeadersOf(req: Request): McpHeaders {
+  return {
+    protocolVersion: req.get('mcp-protocol-version'),
+    method: req.get('mcp-method'),
+    name: req.get('mcp-name'),
   };
 }
 
 /**
- * Hands the message to a fresh SDK server and stateless transport, and returns its one JSON
- * answer. The transport gets a request built by us, so a script's `Accept` never causes a 406.
+ * Answers `/mcp` once the caller is authenticated and the message classified. `tools/call`, the
+ * request that carries nearly all the traffic, is answered directly (`answerToolCall`) whenever the
+ * SDK would run it; every other message goes through the SDK (`sdkAnswers`), which owns the
+ * handshake, discovery, the listings and every refusal of the 2026-07-28 revision.
  */
-export async function answerWithSdk(
-  message: Record<string, unknown>,
-  context: McpServerDeps,
-  protocolVersion: string | undefined,
-): Promise<McpAnswer> {
-  const server = createMcpServer(context);
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  try {
-    await server.connect(transport);
-    const headers = new Headers({ accept: TRANSPORT_ACCEPT, 'content-type': 'application/json' });
-    if (protocolVersion !== undefined) headers.set('mcp-protocol-version', protocolVersion);
-    const response = await transport.handleRequest(
-      new Request(`${context.services.config.BASE_URL}/mcp`, { method: 'POST', headers }),
-      { parsedBody: withServedProtocolVersion(message) },
-    );
-    return {
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
-      body: await response.text(),
+export function serveMcp(deps: Omit<McpServerDeps, 'caller'> & { logger: Logger }): RequestHandler {
+  const { logger, ...serverDeps } = deps;
+  const answerWithSdk = sdkAnswers(serverDeps.services.config.BASE_URL, logger);
+  return async (req: Request, res: Response) => {
+    const state = requestState(res);
+    if (state.principal === undefined) throw new Error('serveMcp mounted without authentication');
+    const context: McpServerDeps = {
+      ...serverDeps,
+      caller: { ...state.principal, requestId: state.requestId, logger: state.logger },
     };
-  } finally {
-    await server.close();
-  }
+    const era = eraOf(res);
+    const headers = mcpHeadersOf(req);
+    const message = req.body as Record<string, unknown>;
+    const answer = isAnsweredDirectly(message, era, headers)
+      ? await answerToolCall(message, context, era.kind)
+      : await answerWithSdk(message, context, era.kind, headers);
+    // A tool the SDK ran needed a scope the client can step up to: the 403, not the SDK's answer.
+    if (context.stepUp !== undefined) throw context.stepUp;
+    // The SDK reports why to `sdkAnswers`' logger at debug level; a fault of its own is ours to see.
+    if (answer.status >= 500)
+      state.logger.error('the MCP SDK answered with a server error', { status: answer.status });
+    res.status(answer.status).set(answer.headers).end(answer.body);
+  };
 }
 
-/** A `tools/call` request as `requireWellFormedMessage` has let it through. */
+/** Answers one message through the SDK, as `sdkAnswers` builds it. */
+export type SdkAnswer = (
+  message: Record<string, unknown>,
+  context: McpServerDeps,
+  era: McpEra['kind'],
+  headers: McpHeaders,
+) => Promise<McpAnswer>;
+
+/**
+ * Answers through a fresh SDK server per message, one factory for both eras: the SDK's
+ * `createMcpHandler` for 2026-07-28 (strict: it refuses what is not of that era, which the endpoint
+ * never hands it), and for the 2025 revisions a stateless transport answering in JSON, as the SDK
+ * documents for keeping 2025 traffic beside it. (Its own 2025 fallback would answer with event
+ * streams.) Each gets a request built by us, so a script's `Accept` never causes a 406.
+ */
+export function sdkAnswers(baseUrl: string, logger: Logger): SdkAnswer {
+  const url = `${baseUrl}/mcp`;
+  // The handler calls the factory with the request it was given: that request finds its context.
+  const contexts = new WeakMap<globalThis.Request, McpServerDeps>();
+  const reportError = (error: Error) =>
+    logger.debug('MCP request refused by the SDK', { reason: error.message });
+  const modern: McpHttpHandler = createMcpHandler(
+    ({ requestInfo }) => {
+      const context = requestInfo === undefined ? undefined : contexts.get(requestInfo);
+      if (context === undefined) throw new Error('an MCP request without its context');
+      return createMcpServer(context);
+    },
+    { legacy: 'reject', onerror: reportError },
+  );
+  return async (message, context, era, headers) => {
+    const sent = new Headers({ accept: TRANSPORT_ACCEPT, 'content-type': 'application/json' });
+    if (headers.protocolVersion !== undefined) sent.set('mcp-protocol-version', headers.protocolVersion);
+    let response: globalThis.Response;
+    if (era === 'modern') {
+      if (headers.method !== undefined) sent.set('mcp-method', headers.method);
+      if (headers.name !== undefined) sent.set('mcp-name', headers.name);
+      const request = new globalThis.Request(url, { method: 'POST', headers: sent });
+      contexts.set(request, context);
+      response = await modern.fetch(request, { parsedBody: message });
+    } else {
+      const server = createMcpServer(context);
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      transport.onerror = reportError;
+      try {
+        await server.connect(transport);
+        response = await transport.handleRequest(
+          new globalThis.Request(url, { method: 'POST', headers: sent }),
+          {
+            parsedBody: message,
+          },
+        );
+      } finally {
+        await server.close();
+      }
+    }
+    // A 2026-07-28 `subscriptions/listen` is an event stream by the revision; it ends at once here
+    // (nothing of this server changes while it runs), so it is read whole like any other answer.
+    const { connection: _hopByHop, ...answerHeaders } = Object.fromEntries(response.headers);
+    return { status: response.status, headers: answerHeaders, body: await response.text() };
+  };
+}
+
+/** A `tools/call` request as `requireServedParams` has let it through. */
 export interface ToolCallRequest {
   id: string | number;
   params: { name: string; arguments?: unknown };
 }
 
 /**
- * `tools/call` answered without building an SDK server and transport for it, which cost more CPU
- * than the rest of the call's own work: the message has already passed the SDK's own schema for
- * it (`requireWellFormedMessage`), and the tool runs exactly as under the SDK (`callTool`). The
- * answer is the one the SDK gives, byte for byte; test/integration/tool-call-answer.test.ts holds
- * the two side by side.
+ * Whether the SDK would run this message's tool: a `tools/call` request, and for 2026-07-28 one
+ * whose headers the SDK accepts as they stand (the revision it serves, `MCP-Protocol-Version` and
+ * `Mcp-Method` present, `Mcp-Name` the tool's name written plainly). Anything else, the SDK answers.
  */
-export async function answerToolCall(message: ToolCallRequest, context: McpServerDeps): Promise<McpAnswer> {
+function isAnsweredDirectly(
+  message: Record<string, unknown>,
+  era: McpEra,
+  headers: McpHeaders,
+): message is Record<string, unknown> & ToolCallRequest {
+  if (message.method !== 'tools/call' || !Object.hasOwn(message, 'id')) return false;
+  if (era.kind === 'legacy') return true;
+  return (
+    era.revision === MODERN_REVISION &&
+    headers.protocolVersion !== undefined &&
+    headers.method !== undefined &&
+    headers.name === (message.params as ToolCallRequest['params']).name &&
+    !headers.name.startsWith('=?base64?')
+  );
+}
+
+/** What 2026-07-28 adds to every result: its type, and who answered. */
+const MODERN_RESULT_TAIL = `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: SERVER_INFO })}}`;
+
+/**
+ * `tools/call` answered without building an SDK server and transport for it, which cost more CPU
+ * than the rest of the call's own work (docs/performance.md, "`tools/call` without a per-request
+ * SDK server"): the message has already passed the SDK's own checks for it (`classifyEra`,
+ * `requireServedParams`, `isAnsweredDirectly`), and the tool runs exactly as under the SDK
+ * (`callTool`). The answer is the one the SDK gives in that era, byte for byte;
+ * test/integration/tool-call-answer.test.ts holds the two side by side.
+ */
+export async function answerToolCall(
+  message: ToolCallRequest,
+  context: McpServerDeps,
+  era: McpEra['kind'],
+): Promise<McpAnswer> {
   const { id } = message;
   try {
-    const result = await callTool(context, message.params);
+    const result = resultJson(await callTool(context, message.params));
     // As JSON.stringify({ result, jsonrpc: '2.0', id }) writes it, the result's JSON made once.
-    return jsonRpcAnswer(`{"result":${resultJson(result)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+    const encoded = era === 'modern' ? `${result.slice(0, -1)}${MODERN_RESULT_TAIL}` : result;
+    return jsonRpcAnswer(`{"result":${encoded},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
   } catch (error) {
     // Answered with HTTP 403 by the edge (src/http/auth-middleware.ts), not as JSON-RPC.
     if (error instanceof StepUpRequired) throw error;
@@ -316,7 +502,7 @@ export async function answerToolCall(message: ToolCallRequest, context: McpServe
         jsonrpc: '2.0',
         id,
         error: {
-          code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+          code: Number.isSafeInteger(code) ? code : ProtocolErrorCode.InternalError,
           message: typeof text === 'string' && text !== '' ? text : 'Internal error',
           ...(data !== undefined && { data }),
         },
@@ -327,15 +513,4 @@ export async function answerToolCall(message: ToolCallRequest, context: McpServe
 
 function jsonRpcAnswer(body: string): McpAnswer {
   return { status: 200, headers: { 'content-type': 'application/json' }, body };
-}
-
-/**
- * The SDK would agree to the older revisions it knows; asking for one we do not serve gets the
- * latest instead, which is what MCP prescribes for an unsupported requested version.
- */
-function withServedProtocolVersion(body: Record<string, unknown>): Record<string, unknown> {
-  const params = body.params as { protocolVersion?: unknown } | undefined;
-  if (body.method !== 'initialize' || typeof params?.protocolVersion !== 'string') return body;
-  if (SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) return body;
-  return { ...body, params: { ...params, protocolVersion: LATEST_PROTOCOL_VERSION } };
 }

@@ -9,11 +9,19 @@ interface Principal {
   credential: Credential;
 }
 
+/**
+ * The protocol era of an `/mcp` message (docs/protocol.md, "Protocol revisions"): `legacy` for the
+ * 2025 revisions (`initialize`, no envelope), `modern` for 2026-07-28 (a `_meta` envelope on every
+ * request), with the revision its envelope names.
+ */
+export type McpEra = { kind: 'legacy' } | { kind: 'modern'; revision: string | undefined };
+
 /** What the middlewares attach to one request, kept in `res.locals` under these names only. */
 export interface RequestState {
   requestId: string;
   logger: Logger;
   principal?: Principal;
+  era?: McpEra;
 }
 
 export function requestState(res: Response): RequestState {
@@ -27,8 +35,11 @@ export function sendJsonRpcError(
   code: number,
   message: string,
   id: string | number | null = null,
+  data?: unknown,
 ): void {
-  res.status(httpStatus).json({ jsonrpc: '2.0', id, error: { code, message } });
+  res
+    .status(httpStatus)
+    .json({ jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } });
 }
 
 /** Whether the request is for `/mcp`, whose answers are JSON-RPC, wherever the middleware is mounted. */

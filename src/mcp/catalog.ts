@@ -1,5 +1,5 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/server';
+import { toolJsonSchema } from '../schemas/json-schema.js';
 import type { AnyToolDefinition, ToolView } from '../tools/define-tool.js';
 
 /**
@@ -20,8 +20,8 @@ export function createToolCatalog(tools: readonly AnyToolDefinition[]): ToolCata
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(tool.outputSchema, { io: 'output' }) as Tool['outputSchema'],
+      inputSchema: toolJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
+      outputSchema: toolJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
       ...(tool.view && { _meta: viewMeta(tool.view) }),
     })),

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Credential } from '../auth/credential.js';
 import { type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import { InsufficientScope, RateLimited, SubscriptionRequired } from '../errors.js';

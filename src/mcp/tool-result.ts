@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isElasticsearchOutage } from '../stores/elasticsearch.js';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
   type Resource,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { ToolView } from '../tools/define-tool.js';
 
 /** The MIME type MCP Apps hosts look for: an HTML document to show in a sandboxed frame. */
@@ -28,7 +28,7 @@ const VIEW_META = {
 /** The views as MCP resources: listed, and read from memory. */
 export interface ViewResources {
   listing: Resource[];
-  /** The document, or JSON-RPC -32602 naming the URI when no view has it. */
+  /** The document, or JSON-RPC -32602 naming the URI (also as `data.uri`) when no view has it. */
   read(uri: string): ReadResourceResult;
 }
 
@@ -50,9 +50,10 @@ export function loadViewResources(views: readonly ToolView[], folder: URL = BUIL
     read(uri) {
       const text = documents.get(uri);
       if (text === undefined) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `Unknown resource "${uri}". Call resources/list for the resources this server offers.`,
+          { uri },
         );
       }
       return { contents: [{ uri, mimeType: VIEW_MIME_TYPE, text, _meta: VIEW_META }] };

@@ -85,6 +85,8 @@ declare module 'oidc-provider' {
     grant_types?: string[];
     response_types?: string[];
     token_endpoint_auth_method?: string;
+    /** The scopes the client registered with, space-separated; none means any. */
+    scope?: string;
   }
 
   export interface Client {
@@ -223,6 +225,9 @@ declare module 'oidc-provider' {
     }
     class InvalidTarget extends OIDCProviderError {
       constructor(description?: string);
+    }
+    class InvalidScope extends OIDCProviderError {
+      constructor(description: string, scope?: string);
     }
     class InvalidRedirectUri extends OIDCProviderError {
       constructor(description?: string);

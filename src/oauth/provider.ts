@@ -11,7 +11,7 @@ import Provider, {
   type ResourceServer,
 } from 'oidc-provider';
 import { type AccessTokenCheck, accessTokenAudience, verifyAccessTokenJwt } from '../auth/access-token.js';
-import { SCOPES } from '../auth/scopes.js';
+import { isScope, SCOPES, type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import type { Config } from '../config.js';
 import { addressBucket } from '../domain/client-address.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS, Unavailable } from '../errors.js';
@@ -122,10 +122,12 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
         defaultResource: () => resource,
         // A refresh or code exchange without `resource` is for the resource the grant names.
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+        getResourceServerInfo: (ctx: KoaContextWithOIDC, indicator: string, client: Client) => {
           if (indicator !== resource) {
             throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
           }
+          if (ctx.oidc.route === 'authorization' && ctx.oidc.params)
+            applyScopeDefault(ctx.oidc.params, client);
           return resourceServer;
         },
       },
@@ -197,6 +199,39 @@ export function mcpResourceServer(baseUrl: string): ResourceServer {
     accessTokenFormat: 'jwt',
     jwt: { sign: { alg: ACCESS_TOKEN_ALGORITHM } },
   };
+}
+
+/** Asked for by clients, known to the library, and no scope of `/mcp`: accepted, as before. */
+const PROTOCOL_SCOPES: ReadonlySet<string> = new Set(['openid', 'offline_access']);
+
+/** What a request naming none of our scopes gets (docs/authentication.md, "Scopes"): reading, no spending. */
+export const DEFAULT_SCOPES: readonly Scope[] = SCOPES.filter((scope) => !STEP_UP_SCOPES.has(scope));
+
+/**
+ * RFC 6749 §3.3 at the authorization endpoint, once the client and its redirect URI are known (so
+ * a refusal goes back to the client): a scope this server does not know is `invalid_scope`, naming
+ * it; a request naming none of ours gets `DEFAULT_SCOPES`, within the scopes the client registered
+ * with, and the consent page lists them.
+ */
+function applyScopeDefault(params: { scope?: unknown }, client: Client): void {
+  const requested = typeof params.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
+  const unknown = requested.find((scope) => !isScope(scope) && !PROTOCOL_SCOPES.has(scope));
+  if (unknown !== undefined) {
+    throw new errors.InvalidScope(
+      `"${unknown}" is not a scope of this server; it knows ${SCOPES.join(', ')}`,
+      unknown,
+    );
+  }
+  if (requested.some(isScope)) return;
+  const registered = client.metadata().scope;
+  const allowed = typeof registered === 'string' ? registered.split(' ') : SCOPES;
+  const defaults = DEFAULT_SCOPES.filter((scope) => allowed.includes(scope));
+  if (defaults.length === 0) {
+    throw new errors.InvalidScope(
+      `no scope was asked for, and this client may use none of the defaults (${DEFAULT_SCOPES.join(', ')})`,
+    );
+  }
+  params.scope = [...requested, ...defaults].join(' ');
 }
 
 /**

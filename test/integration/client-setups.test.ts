@@ -96,10 +96,17 @@ describe('client setups, run as printed', () => {
     expect(found.server.code_challenge_methods_supported).toContain('S256');
   });
 
-  it('curl: the command calls search_leads', async () => {
-    const answer = JSON.parse(await runPrinted(onlyPart('curl')));
-    expect(answer.result.isError).toBeUndefined();
-    expect(answer.result.structuredContent).toMatchObject({ returned: 3, leads: expect.any(Array) });
+  it('curl: both commands call search_leads, the second in revision 2026-07-28', async () => {
+    const [legacy, modern] = setup('curl').parts as [SetupText, SetupText];
+    for (const part of [legacy, modern]) {
+      const answer = JSON.parse(await runPrinted(part));
+      expect(answer.result.isError).toBeUndefined();
+      expect(answer.result.structuredContent).toMatchObject({ returned: 3, leads: expect.any(Array) });
+    }
+    expect(JSON.parse(await runPrinted(modern)).result).toMatchObject({
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'hiring-leads' } },
+    });
   });
 
   it('MCP Inspector: the pinned command lists the tools, then calls one', async () => {

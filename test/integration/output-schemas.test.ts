@@ -1,6 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { JsonSchemaType } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../../src/domain/enums.js';
+import { createToolCatalog } from '../../src/mcp/catalog.js';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw } from '../support/mcp-client.js';
 import { startSeededServer } from '../support/seeded-data.js';
@@ -10,6 +13,8 @@ import { createAccountWithKey, type TestServer } from '../support/test-server.js
  * The server does not parse its own results against the output schemas (it would cost CPU on every
  * call); this holds every tool's results, over the seeded data and a spread of arguments, to its
  * schema exactly: accepted, and unchanged by parsing (no field the schema would drop or default).
+ * Each is also held to the JSON Schema `tools/list` shows, written for strict clients
+ * (src/schemas/json-schema.ts), as a client's validator reads it.
  */
 describe('every tool result is exactly what its output schema accepts', () => {
   let server: TestServer;
@@ -55,7 +60,11 @@ describe('every tool result is exactly what its output schema accepts', () => {
     get_filter_options: () => [{}],
   };
 
+  const listed = new Map(createToolCatalog(tools).listing.map((tool) => [tool.name, tool.outputSchema]));
+  const jsonSchemas = new AjvJsonSchemaValidator();
+
   it.each(tools.map((tool) => [tool.name, tool] as const))('%s', async (name, tool) => {
+    const matchesListedSchema = jsonSchemas.getValidator(listed.get(name) as JsonSchemaType);
     const sets = argumentSets[name]?.() ?? [];
     expect(sets.length, `argument sets for ${name}`).toBeGreaterThan(0);
     for (const args of sets) {
@@ -64,6 +73,9 @@ describe('every tool result is exactly what its output schema accepts', () => {
       const accepted = tool.outputSchema.safeParse(result.structuredContent);
       expect(accepted.error, JSON.stringify(args)).toBeUndefined();
       expect(isDeepStrictEqual(accepted.data, result.structuredContent), JSON.stringify(args)).toBe(true);
+      expect(matchesListedSchema(result.structuredContent), JSON.stringify(args)).toMatchObject({
+        valid: true,
+      });
     }
   });
 });

@@ -65,10 +65,14 @@ describe('the MCP endpoint', () => {
       expect(result.isError).toBeFalsy();
     });
 
-    it('answers an unknown tool with JSON-RPC -32602', async () => {
+    it('answers an unknown tool with JSON-RPC -32602, its message prefixed once by the client', async () => {
       const call = client.callTool({ name: 'no_such_tool', arguments: {} });
       await expect(call).rejects.toBeInstanceOf(McpError);
-      await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+      await expect(call).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message:
+          'MCP error -32602: Unknown tool "no_such_tool". Call tools/list for the tools this server offers.',
+      });
     });
 
     it('answers bad arguments with invalid_argument naming the field', async () => {
@@ -117,6 +121,18 @@ describe('the MCP endpoint', () => {
         headers: { Accept: '*/*' },
       });
       expect(answer.status).toBe(200);
+    });
+
+    it('writes JSON-RPC error messages without the SDK client\'s "MCP error" prefix', async () => {
+      for (const message of [
+        toolCallRequest('no_such_tool'),
+        { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'ui://nothing' } },
+      ]) {
+        const answer = await postRaw(server.url, message, { token: key, headers: jsonHeaders });
+        expect(answer.json).toMatchObject({
+          error: { code: -32602, message: expect.stringMatching(/^Unknown /) },
+        });
+      }
     });
 
     it('gives every answer an X-Request-Id', async () => {
@@ -213,6 +229,149 @@ describe('the MCP endpoint', () => {
         { token: key },
       );
       expect(answer.json).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+    });
+  });
+
+  describe('revision 2026-07-28 (a _meta envelope on every request)', () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    /** A request of the revision, with the headers mirroring its body, as its clients send it. */
+    function modern(
+      method: string,
+      params: Record<string, unknown> = {},
+      headers: Record<string, string> = {},
+    ) {
+      const name: Record<string, string> = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : {};
+      return postRaw(
+        server.url,
+        { jsonrpc: '2.0', id: 41, method, params: { _meta: envelope, ...params } },
+        {
+          token: key,
+          headers: {
+            ...jsonHeaders,
+            'MCP-Protocol-Version': '2026-07-28',
+            'Mcp-Method': method,
+            ...name,
+            ...headers,
+          },
+        },
+      );
+    }
+
+    it('answers server/discover with the revision, the capabilities, the instructions and who answers', async () => {
+      const answer = await modern('server/discover');
+      expect(answer.status).toBe(200);
+      expect(answer.json).toMatchObject({
+        id: 41,
+        result: {
+          resultType: 'complete',
+          supportedVersions: ['2026-07-28'],
+          capabilities: { tools: {}, resources: {} },
+          instructions: SERVER_INSTRUCTIONS,
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'hiring-leads' } },
+        },
+      });
+    });
+
+    it('says the listings may be cached an hour by anyone, and tool results not at all', async () => {
+      for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'server/discover']) {
+        expect((await modern(method)).json, method).toMatchObject({
+          result: { ttlMs: 3_600_000, cacheScope: 'public' },
+        });
+      }
+      const call = await modern('tools/call', { name: 'echo', arguments: { text: 'hi' } });
+      expect(call.json).toMatchObject({
+        result: { structuredContent: { echoed: 'hi' }, resultType: 'complete' },
+      });
+      expect((call.json as { result: object }).result).not.toHaveProperty('ttlMs');
+      expect((call.json as { result: object }).result).not.toHaveProperty('cacheScope');
+    });
+
+    it('lists the same tools to every caller, whatever the plan: what "public" promises', async () => {
+      const free = await createAccountWithKey(server.services, { plan: 'free' });
+      const listed = (token: string) =>
+        postRaw(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { token, headers: jsonHeaders });
+      expect((await listed(free.key)).text).toBe((await listed(key)).text);
+    });
+
+    it('answers the methods the revision removed with 404 and -32601', async () => {
+      for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe']) {
+        const answer = await modern(method);
+        expect(answer.status, method).toBe(404);
+        expect(answer.json, method).toMatchObject({ id: 41, error: { code: -32601 } });
+      }
+    });
+
+    it('refuses headers that disagree with the body with 400 and -32020, keeping the id', async () => {
+      for (const headers of [
+        { 'Mcp-Method': 'tools/list' },
+        { 'Mcp-Name': 'whoami' },
+        { 'MCP-Protocol-Version': '2025-11-25' },
+      ] as Record<string, string>[]) {
+        const answer = await modern('tools/call', { name: 'echo', arguments: { text: 'hi' } }, headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(400);
+        expect(answer.json, JSON.stringify(headers)).toMatchObject({ id: 41, error: { code: -32020 } });
+      }
+    });
+
+    it('refuses a revision it does not serve with 400 and -32022 listing the one it does', async () => {
+      const answer = await modern(
+        'tools/list',
+        { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+        { 'MCP-Protocol-Version': '2099-01-01' },
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({
+        id: 41,
+        error: { code: -32022, data: { supported: ['2026-07-28'] } },
+      });
+    });
+
+    it('refuses a request naming the revision in its header but carrying no envelope with 400 and -32602', async () => {
+      const answer = await postRaw(
+        server.url,
+        { jsonrpc: '2.0', id: 43, method: 'tools/list' },
+        {
+          token: key,
+          headers: { ...jsonHeaders, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' },
+        },
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ id: 43, error: { code: -32602 } });
+    });
+
+    it("keeps the contract's answers: credentials, Origin, bad params, unknown tools, tool errors", async () => {
+      const anonymous = await postRaw(server.url, { jsonrpc: '2.0', id: 1, method: 'server/discover' }, {});
+      expect(anonymous.status).toBe(401);
+      expect((await modern('tools/list', {}, { Origin: 'http://evil.example' })).status).toBe(403);
+      expect((await modern('tools/call', { name: 'echo', arguments: 5 })).json).toMatchObject({
+        error: { code: -32602, message: 'Invalid params: "params.arguments" must be an object.' },
+      });
+      expect((await modern('tools/call', { name: 'no_such_tool' })).json).toMatchObject({
+        error: { code: -32602, message: expect.stringMatching(/^Unknown tool "no_such_tool"/) },
+      });
+      const bad = await modern('tools/call', { name: 'echo', arguments: { text: 'ab', times: 9 } });
+      expect(bad.status).toBe(200);
+      expect(toolError((bad.json as { result: never }).result)).toMatchObject({
+        code: 'invalid_argument',
+        details: { field: 'times' },
+      });
+    });
+
+    it('answers subscriptions/listen with its acknowledgment and the end of the stream: nothing here changes', async () => {
+      const answer = await modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const events = answer.text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)));
+      expect(events).toMatchObject([
+        { method: 'notifications/subscriptions/acknowledged', params: { notifications: {} } },
+        { id: 41, result: { resultType: 'complete' } },
+      ]);
     });
   });
 

@@ -1,24 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { answerToolCall, answerWithSdk, type ToolCallRequest } from '../../src/http/mcp-endpoint.js';
+import {
+  answerToolCall,
+  type McpHeaders,
+  type SdkAnswer,
+  sdkAnswers,
+  type ToolCallRequest,
+} from '../../src/http/mcp-endpoint.js';
 import { createToolCatalog } from '../../src/mcp/catalog.js';
-import type { McpServerDeps } from '../../src/mcp/server.js';
+import { type McpServerDeps, MODERN_REVISION } from '../../src/mcp/server.js';
 import { loadViewResources } from '../../src/mcp/view-resources.js';
 import { QUOTA_KEYS } from '../../src/plans.js';
 import { tools } from '../../src/tools/registry.js';
 import { SEEDED_NOW, startSeededServer } from '../support/seeded-data.js';
 import { createAccountWithKey, silentLogger, type TestServer } from '../support/test-server.js';
 
+/** What a 2026-07-28 client adds to a `tools/call`: the envelope, and the headers mirroring it. */
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'side-by-side', version: '1' },
+};
+
 /**
  * The endpoint answers `tools/call` itself rather than through a per-request SDK server; here both
  * answer the same messages, and must agree byte for byte (status, headers, body), for successes,
- * tool errors and JSON-RPC errors alike. (Messages that fail the SDK's own schema for `tools/call`
- * never get this far: `requireWellFormedMessage` answers them first.)
+ * tool errors and JSON-RPC errors alike, in both eras. (Messages that fail the SDK's own schema for
+ * `tools/call` never get this far: `requireServedParams` answers them first; nor do 2026-07-28
+ * requests whose headers the SDK would refuse: the endpoint hands those to the SDK.)
  */
-describe('tools/call answered directly, as the SDK server answers it', () => {
+describe.each([
+  ['2025-11-25', 'legacy'],
+  [MODERN_REVISION, 'modern'],
+] as const)('tools/call answered directly, as the SDK server answers it (%s)', (revision, era) => {
   let server: TestServer;
   let context: McpServerDeps;
   let leadId: string;
+  let answerWithSdk: SdkAnswer;
 
   beforeAll(async () => {
     server = await startSeededServer();
@@ -46,9 +64,11 @@ describe('tools/call answered directly, as the SDK server answers it', () => {
       services: server.services,
       clock: () => SEEDED_NOW,
     };
+    answerWithSdk = sdkAnswers(server.config.BASE_URL, silentLogger);
     const page = await answerToolCall(
       { id: 1, params: { name: 'search_leads', arguments: { page_size: 1 } } },
       context,
+      era,
     );
     leadId = JSON.parse(page.body).result.structuredContent.leads[0].id;
   });
@@ -78,12 +98,16 @@ describe('tools/call answered directly, as the SDK server answers it', () => {
   ];
 
   it.each(requests)('%s', async (_case, request) => {
-    const message = request();
-    const direct = await answerToolCall(message, context);
+    const { id, params } = request();
+    const message = era === 'modern' ? { id, params: { ...params, _meta: ENVELOPE } } : { id, params };
+    const headers: McpHeaders =
+      era === 'modern' ? { protocolVersion: revision, method: 'tools/call', name: params.name } : {};
+    const direct = await answerToolCall(message, context, era);
     const viaSdk = await answerWithSdk(
       { jsonrpc: '2.0', method: 'tools/call', ...message },
       context,
-      undefined,
+      era,
+      headers,
     );
     expect(direct.status).toBe(viaSdk.status);
     expect(direct.headers).toEqual(viaSdk.headers);

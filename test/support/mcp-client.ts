@@ -1,4 +1,9 @@
 import http from 'node:http';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHTTPClientTransportV2,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +15,28 @@ export async function connectClient(url: string, bearerToken: string): Promise<C
     requestInit: { headers: { Authorization: `Bearer ${bearerToken}` } },
   });
   await client.connect(transport);
+  return client;
+}
+
+/**
+ * The SDK's v2 client connected to `url` with a bearer credential, negotiating as `mode` says:
+ * `{ pin: '2026-07-28' }` speaks that revision or fails, `auto` probes `server/discover` and falls
+ * back to `initialize`, `legacy` is the 2025 handshake.
+ */
+export async function connectClientV2(
+  url: string,
+  bearerToken: string,
+  mode: VersionNegotiationMode,
+): Promise<ClientV2> {
+  const client = new ClientV2(
+    { name: 'hiring-leads-tests', version: '2.0.0' },
+    { versionNegotiation: { mode } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransportV2(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${bearerToken}` } },
+    }),
+  );
   return client;
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createToolCatalog } from '../../src/mcp/catalog.js';
 import { loadViewResources } from '../../src/mcp/view-resources.js';
@@ -55,9 +55,13 @@ describe('loadViewResources', () => {
     writeFileSync(path.join(folder, 'chart.html'), '<!doctype html>');
     const resources = loadViewResources([chart], folderUrl);
     const read = () => resources.read('ui://chart/other.html');
-    expect(read).toThrow(McpError);
+    expect(read).toThrow(ProtocolError);
     expect(read).toThrow(
-      expect.objectContaining({ code: -32602, message: expect.stringContaining('"ui://chart/other.html"') }),
+      expect.objectContaining({
+        code: -32602,
+        message: expect.stringContaining('"ui://chart/other.html"'),
+        data: { uri: 'ui://chart/other.html' },
+      }),
     );
   });
 
