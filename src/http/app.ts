@@ -11,10 +11,11 @@ import type { OAuthServer } from '../oauth/provider.js';
 import { OAUTH_ROUTES } from '../oauth/routes.js';
 import { createPages } from '../pages/index.js';
 import type { Services } from '../services.js';
+import { AddressLimiter } from '../stores/address-limiter.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { limitPerAddress } from './address-limits.js';
 import { authenticate, requireStepUpScopes } from './auth-middleware.js';
 import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
-import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { healthz, readyz } from './health.js';
 import {
   bodyErrorsAsJsonRpc,
@@ -25,7 +26,6 @@ import {
   requireWellFormedMessage,
   serveMcp,
 } from './mcp-endpoint.js';
-import { limitRegistrations } from './registration-limit.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
 import { routeLabel } from './route-label.js';
 
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     OAUTH_ROUTES.registration,
     corsForAnyOrigin('POST'),
-    limitRegistrations(OAUTH_REGISTRATIONS_PER_MINUTE),
+    limitPerAddress(OAUTH_REGISTRATIONS_PER_MINUTE, 'client registrations'),
   );
   // The library reads its own request bodies: no body parser may run before it.
   app.use(deps.oauth.router);
@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps): Express {
         now: clock,
       }),
       accounts: services.accounts,
-      failedAuthLimiter: new FailedAuthLimiter({ failuresPerMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
+      failedAuthLimiter: new AddressLimiter({ perMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
       metrics: services.metrics,
       baseUrl: BASE_URL,
     }),

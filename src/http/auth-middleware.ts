@@ -6,8 +6,9 @@ import type { CredentialVerifier } from '../auth/verify-credential.js';
 import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import type { AuthenticationFailure, Metrics } from '../metrics.js';
 import type { AccountsStore } from '../stores/accounts.js';
+import type { AddressLimiter } from '../stores/address-limiter.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
-import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
+import { refuseOverBudget } from './address-limits.js';
 import { requestState } from './request-state.js';
 
 function protectedResourceMetadataUrl(baseUrl: string): string {
@@ -22,14 +23,14 @@ function protectedResourceMetadataUrl(baseUrl: string): string {
 export function authenticate(deps: {
   verify: CredentialVerifier;
   accounts: AccountsStore;
-  failedAuthLimiter: FailedAuthLimiter;
+  failedAuthLimiter: AddressLimiter;
   metrics: Metrics;
   baseUrl: string;
 }): RequestHandler {
   const resourceMetadata = `resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`;
 
   const refuse = (req: Request, res: Response, reason: AuthenticationFailure, description: string | null) => {
-    const verdict = deps.failedAuthLimiter.recordFailure(req.ip ?? 'unknown', Date.now());
+    const verdict = deps.failedAuthLimiter.spend(req.ip ?? 'unknown', Date.now());
     const status = verdict.limited ? 429 : 401;
     deps.metrics.authenticationFailed(reason, status);
     requestState(res).logger.info('credential refused', { reason, status });
