@@ -8,6 +8,7 @@ import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js'
 import { type IndexNames, indexNames } from './stores/elasticsearch.js';
 import type { Freshness } from './stores/fresh-cache.js';
 import type { MongoHandle } from './stores/mongo.js';
+import { OAuthRecordsStore } from './stores/oauth-records.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
 import { RateLimitsStore } from './stores/rate-limits.js';
@@ -33,6 +34,8 @@ export interface Services {
   users: UsersStore;
   pageSessions: PageSessionsStore;
   signInAttempts: SignInAttemptsStore;
+  /** The authorization server's sessions, grants and clients, where the server changes them itself. */
+  oauthRecords: OAuthRecordsStore;
 }
 
 /** Records kept per cache of identities: ten thousand keys or accounts is a few megabytes. */
@@ -71,6 +74,7 @@ export function createServices(backends: {
     users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),
     signInAttempts: new SignInAttemptsStore(db),
+    oauthRecords: new OAuthRecordsStore(db),
   };
 }
 
@@ -84,4 +88,5 @@ export async function ensureIndexes(services: Services): Promise<void> {
   await services.users.ensureIndexes();
   await services.pageSessions.ensureIndexes();
   await services.signInAttempts.ensureIndexes();
+  await services.oauthRecords.ensureIndexes();
 }

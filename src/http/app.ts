@@ -8,7 +8,7 @@ import { createToolCatalog } from '../mcp/catalog.js';
 import { loadViewResources } from '../mcp/view-resources.js';
 import type { Metrics } from '../metrics.js';
 import type { OAuthServer } from '../oauth/provider.js';
-import { OAUTH_ROUTES } from '../oauth/routes.js';
+import { METADATA_CACHE_CONTROL, OAUTH_ROUTES } from '../oauth/routes.js';
 import { createPages } from '../pages/index.js';
 import type { Services } from '../services.js';
 import { AddressLimiter } from '../stores/address-limiter.js';
@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/readyz', readyz(services));
   app.use(rejectForeignHosts(served));
   const resourceMetadata: RequestHandler = (_req, res) => {
-    res.json({
+    res.set('Cache-Control', METADATA_CACHE_CONTROL).json({
       resource: `${BASE_URL}/mcp`,
       authorization_servers: [BASE_URL],
       scopes_supported: SCOPES,

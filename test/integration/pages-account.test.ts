@@ -204,7 +204,7 @@ describe('the account pages', () => {
     const page = await browser.get('/account');
     const sessionCookie = browser.cookies.get('hl_session');
     expect(sessionCookie).toBeDefined();
-    const out = await browser.post('/account/logout', { csrf_token: csrfTokenOf(page) });
+    const out = await browser.post('/account/logout', { csrf_token: csrfTokenOf(page, '/account/logout') });
     expect(out.status).toBe(303);
     expect(browser.cookies.has('hl_session')).toBe(false);
     const replayed = new PageClient(server.root);
