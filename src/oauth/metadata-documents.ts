@@ -95,7 +95,7 @@ function withoutBrackets(host: string): string {
  * The fetch the library uses for documents: the host name is resolved first, every address it
  * resolves to must be public, and the connection goes to the address that was checked (no second
  * lookup a DNS answer could change in between). No redirect is followed: any answer but a 200 is
- * refused by the library. The body is read up to one byte past the limit, never further.
+ * refused by the library. Reading the body stops as soon as it passes the limit.
  */
 export function publicOnlyFetch(resolve: ResolveHost): typeof globalThis.fetch {
   return async (input, init) => {

@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import express, { type RequestHandler } from 'express';
 import type { JWK } from 'jose';
 import Provider, {
@@ -304,7 +306,7 @@ function oauthRouter(provider: Provider, resource: string): express.Router {
   const toProvider: RequestHandler = (req, res) => handle(req, res);
 
   const router = express.Router();
-  router.post(OAUTH_ROUTES.token, refuseOtherResources(resource));
+  router.post(OAUTH_ROUTES.token, refuseOtherResources(resource, handle));
   router.all(
     [
       `${OAUTH_ROUTES.authorization}{/:uid}`,
@@ -328,12 +330,20 @@ const TOKEN_REQUEST_MAX_BYTES = 56 * 1024;
 /**
  * A token request for another resource is refused before the library sees it: the library resolves
  * `resource` only after it has used the code (or rotated the refresh token), so the client's
- * corrected retry would count as a replay and revoke the whole grant. The form is read here, and the
- * library takes the body read (it says once, in the log, that it prefers to read bodies itself).
+ * corrected retry would count as a replay and revoke the whole grant. The form is read here, then
+ * handed to the library as the request it would have read itself (`requestWithBody`).
  */
-function refuseOtherResources(resource: string): RequestHandler {
-  const readForm = express.raw({ type: 'application/x-www-form-urlencoded', limit: TOKEN_REQUEST_MAX_BYTES });
-  return (req, res, next) => {
+function refuseOtherResources(
+  resource: string,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): RequestHandler {
+  // As the library reads it: the form as sent, never inflated.
+  const readForm = express.raw({
+    type: 'application/x-www-form-urlencoded',
+    limit: TOKEN_REQUEST_MAX_BYTES,
+    inflate: false,
+  });
+  return (req, res) => {
     readForm(req, res, (error?: unknown) => {
       const refuse = (code: string, description: string) =>
         res
@@ -341,12 +351,38 @@ function refuseOtherResources(resource: string): RequestHandler {
           .set('Cache-Control', 'no-store')
           .json({ error: code, error_description: description });
       if (error !== undefined) return refuse('invalid_request', 'failed to parse the request body');
-      if (!Buffer.isBuffer(req.body)) return next();
+      // Not a form: left unread, for the library to refuse.
+      if (!Buffer.isBuffer(req.body)) return handle(req, res);
       const asked = new URLSearchParams(req.body.toString('utf8')).getAll('resource');
-      if (asked.every((indicator) => indicator === resource)) return next();
-      refuse('invalid_target', `this server issues tokens for ${resource} only`);
+      if (!asked.every((indicator) => indicator === resource)) {
+        return refuse('invalid_target', `this server issues tokens for ${resource} only`);
+      }
+      handle(requestWithBody(req, req.body), res);
     });
   };
+}
+
+/**
+ * The same request with its body still to read: what the library reads bodies from. It carries what
+ * the library and src/oauth/request-origin.ts read of express's request (the client address, the
+ * URL it was mounted under).
+ */
+function requestWithBody(req: express.Request, body: Buffer): IncomingMessage {
+  // A plain stream: an IncomingMessage of its own would close the shared socket once read.
+  const replay = Readable.from([body], { objectMode: false });
+  return Object.assign(replay, {
+    socket: req.socket,
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    httpVersion: req.httpVersion,
+    httpVersionMajor: req.httpVersionMajor,
+    httpVersionMinor: req.httpVersionMinor,
+    originalUrl: req.originalUrl,
+    baseUrl: req.baseUrl,
+    ip: req.ip,
+  }) as unknown as IncomingMessage;
 }
 
 /**

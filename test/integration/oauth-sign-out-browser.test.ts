@@ -72,10 +72,18 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     });
   }
 
-  /** Sign-in and consent in `page`, then the code exchanged: what the app holds afterwards. */
+  /**
+   * A new tab of `page`'s browser (same cookies). Each authorization runs in a tab of its own: its
+   * last navigation, to the app's address (a name that does not resolve here), may still be failing
+   * when the test moves on, and must not interrupt the next one.
+   */
+  const newTab = (page: Page): Promise<Page> => page.context().newPage();
+
+  /** Sign-in and consent in `page`'s browser, then the code exchanged: what the app holds afterwards. */
   async function connect(page: Page, person: Person, client: RegisteredClient): Promise<TokenSet> {
     const pkce = pkcePair();
-    const redirect = await authorizeInBrowser(page, authorizationFor(client, pkce), person, WEB_REDIRECT);
+    const tab = await newTab(page);
+    const redirect = await authorizeInBrowser(tab, authorizationFor(client, pkce), person, WEB_REDIRECT);
     return tokensFor(client, redirect, pkce);
   }
 
@@ -93,31 +101,33 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
   }
 
   /**
-   * Opens an authorization for `client` in `page` and tells what came of it: a code sent to the
-   * app straight away (the browser is still signed in), or the sign-in page.
+   * Opens an authorization for `client` in a new tab of `page`'s browser and tells what came of it:
+   * a code sent to the app straight away (the browser is still signed in), or the sign-in page,
+   * which stays open in `tab`.
    */
   async function authorizationOutcome(
     page: Page,
     client: RegisteredClient,
     pkce = pkcePair(),
-  ): Promise<'code' | 'sign-in'> {
+  ): Promise<{ outcome: 'code' | 'sign-in'; tab: Page }> {
+    const tab = await newTab(page);
     let redirect: URL | undefined;
-    const redirected = redirectTo(page, WEB_REDIRECT).then((url) => {
+    const redirected = redirectTo(tab, WEB_REDIRECT).then((url) => {
       redirect = url;
       return 'code' as const;
     });
     // A redirect to the app ends the navigation on a name that does not resolve: no answer then.
-    const response = await page.goto(authorizationFor(client, pkce).href).catch(() => null);
+    const response = await tab.goto(authorizationFor(client, pkce).href).catch(() => null);
     const outcome = await Promise.race([
       redirected,
-      page
+      tab
         .getByLabel(/password/i)
         .waitFor()
         .then(() => 'sign-in' as const),
     ]);
     if (response !== null) expect(response.status()).toBeLessThan(500);
     if (outcome === 'code') expect(redirect?.searchParams.get('code')).toBeTruthy();
-    return outcome;
+    return { outcome, tab };
   }
 
   const mcpStatus = async (token: string) => (await accountUsageAnswer(server.url, token)).status;
@@ -134,14 +144,14 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     const page = await browser.newPage();
     await connect(page, person, client);
     // Before signing out, the browser gets codes without any page: this is what must end.
-    expect(await authorizationOutcome(page, client)).toBe('code');
+    expect((await authorizationOutcome(page, client)).outcome).toBe('code');
 
     await page.goto(`${server.config.BASE_URL}/account`);
     await signIn(page, person);
     await page.getByRole('button', { name: /sign out/i }).click();
     await page.getByRole('heading', { name: /sign in to your account/i }).waitFor();
 
-    expect(await authorizationOutcome(page, client)).toBe('sign-in');
+    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
   });
 
   test('the end-session endpoint signs the browser out of the account pages too', async () => {
@@ -161,7 +171,7 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
 
     await page.goto(`${server.config.BASE_URL}/account`);
     await page.getByRole('heading', { name: /sign in to your account/i }).waitFor();
-    expect(await authorizationOutcome(page, client)).toBe('sign-in');
+    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
   });
 
   test('the consent page names who is signed in; “Not you?” signs out and another person signs in instead', async () => {
@@ -202,12 +212,12 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     const client = await registerWebApp('App of a changed user');
     const page = await browser.newPage();
     const tokens = await connect(page, person, client);
-    expect(await authorizationOutcome(page, client)).toBe('code');
+    expect((await authorizationOutcome(page, client)).outcome).toBe('code');
     expect(await mcpStatus(tokens.access_token)).toBe(200);
 
     await adminCommand(...command(user._id));
 
-    expect(await authorizationOutcome(page, client)).toBe('sign-in');
+    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
     const refreshed = await refreshAsPublicClient(
       found.server,
       client.client_id,
@@ -233,9 +243,10 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
       else await server.services.users.delete(gone.user._id);
 
       const pkce = pkcePair();
-      expect(await authorizationOutcome(page, client, pkce)).toBe('sign-in');
+      const { outcome, tab } = await authorizationOutcome(page, client, pkce);
+      expect(outcome).toBe('sign-in');
       // Someone else signs in: the old session ends and the authorization goes on for them.
-      const redirect = await completeAuthorization(page, other.person, redirectTo(page, WEB_REDIRECT));
+      const redirect = await completeAuthorization(tab, other.person, redirectTo(tab, WEB_REDIRECT));
       const tokens = await tokensFor(client, redirect, pkce);
       expect(jwtClaims(tokens.access_token).sub).toBe(other.user._id);
     }
