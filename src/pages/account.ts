@@ -193,7 +193,8 @@ ${alertMessage(message)}
 ${credentialFields(email)}
 <button type="submit">Sign in</button>
 </form>
-${context.config.SIGNUP === 'open' && html`<p>No account yet? <a href="/signup">Create one</a>.</p>`}`,
+${context.config.SIGNUP === 'open' && html`<p>No account yet? <a href="/signup">Create one</a>.</p>`}
+<p>Signed in only to connect apps, on a computer you share? <a href="/session/end">Sign this browser out</a>.</p>`,
     }),
   );
 }

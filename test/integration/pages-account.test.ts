@@ -27,6 +27,11 @@ describe('the account pages', () => {
     await server?.close();
   });
 
+  it('links its sign-in form to the end-session page, for a browser signed in only to connect apps', async () => {
+    const page = await browserOf(server).get('/account');
+    expect(page.text).toContain('<a href="/session/end">Sign this browser out</a>');
+  });
+
   it('answers an unknown email and a wrong password with the same page', async () => {
     const { person } = await createPerson(server.services);
     const wrongPassword = await signInToAccount(browserOf(server), person.email, 'not the password');
