@@ -133,6 +133,10 @@ const configSchema = z
     SIGN_IN_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).max(1000).default(5),
     /** Failed sign-ins per client address (an IPv6 /64) in a 15-minute window, whatever the emails. */
     SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(50),
+    /** Sign-in, sign-up and consent form posts per client address per minute, refused before they are read. */
+    SIGN_IN_FORMS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+    /** Client metadata documents fetched per client address per minute (an unauthenticated request triggers one). */
+    CLIENT_METADATA_FETCHES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   })
   .refine((settings) => settings.HTTP_HEADERS_TIMEOUT_MS <= settings.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
@@ -140,9 +144,15 @@ const configSchema = z
   })
   .transform(({ OAUTH_JWKS, OAUTH_JWKS_FILE, ...settings }, context) => ({
     ...settings,
-    BASE_URL: (settings.BASE_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, ''),
+    BASE_URL: withoutTrailingSlashes(settings.BASE_URL ?? `http://localhost:${settings.PORT}`),
     OAUTH_JWKS: signingKeySet({ inline: OAUTH_JWKS, file: OAUTH_JWKS_FILE }, context),
   }));
+
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}
 
 /**
  * `OAUTH_JWKS` or the file `OAUTH_JWKS_FILE` names: a JSON Web Key Set of ES256 private keys with

@@ -91,4 +91,5 @@ export async function ensureIndexes(services: Services): Promise<void> {
   await services.users.ensureIndexes();
   await services.pageSessions.ensureIndexes();
   await services.signInAttempts.ensureIndexes();
+  await services.oauthArtifacts.ensureIndexes();
 }

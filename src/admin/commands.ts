@@ -1,6 +1,7 @@
 import { passwordProblem } from '../auth/password.js';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { type AccountUsage, readAccountUsage } from '../billing/account-usage.js';
+import { isEmailAddress } from '../domain/email.js';
 import { InvalidArgument } from '../errors.js';
 import { logger } from '../logger.js';
 import { QuotaCounters } from '../metering/quota-counters.js';
@@ -17,6 +18,7 @@ import { leadIdParam } from '../schemas/inputs.js';
 import { type Account, AccountsStore } from '../stores/accounts.js';
 import { ApiKeysStore } from '../stores/api-keys.js';
 import type { MongoHandle } from '../stores/mongo.js';
+import { OAuthArtifactsStore } from '../stores/oauth-artifacts.js';
 import { OAuthSigningKeysStore } from '../stores/oauth-signing-keys.js';
 import { PageSessionsStore } from '../stores/page-sessions.js';
 import { QuotaCountersStore } from '../stores/quota-counters.js';
@@ -31,6 +33,7 @@ export interface AdminStores {
   unlocks: UnlocksStore;
   users: UsersStore;
   pageSessions: PageSessionsStore;
+  oauthArtifacts: OAuthArtifactsStore;
   signingKeys: SigningKeyRotation;
 }
 
@@ -55,6 +58,7 @@ export async function openAdminStores(
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db),
     pageSessions: new PageSessionsStore(db),
+    oauthArtifacts: new OAuthArtifactsStore(db),
   };
   await Promise.all(Object.values(stores).map((store) => store.ensureIndexes()));
   return {
@@ -179,43 +183,48 @@ export const COMMANDS: Record<string, AdminCommand> = {
 
   'user set': {
     usage: `user set --user ID --status ${USER_STATUSES.join('|')}`,
-    async run(flags, { users }, now) {
+    async run(flags, stores, now) {
       const userId = flags.required('--user');
       const status = oneOf('--status', flags.required('--status'), USER_STATUSES);
       flags.rejectUnknown();
-      const user = await users.setStatus(userId, status, now);
+      const user = await stores.users.setStatus(userId, status, now);
       if (user === null) throw new UsageError(`--user: no user has the id "${userId}".`);
+      if (status === 'suspended') await signOutEverywhere(stores, userId);
       return {
         result: describeUser(user),
-        ...(status === 'suspended' && { note: 'Access tokens of this user are refused from now on.' }),
+        ...(status === 'suspended' && {
+          note: 'The user is signed out everywhere and every app they connected is disconnected; their access tokens are refused from now on.',
+        }),
       };
     },
   },
 
   'user set-password': {
     usage: 'user set-password --user ID --password P',
-    async run(flags, { users, pageSessions }, now) {
+    async run(flags, stores, now) {
       const userId = flags.required('--user');
       const password = flags.required('--password');
       flags.rejectUnknown();
       requireAcceptablePassword(password);
-      if (!(await users.setPassword(userId, password, now))) {
+      if (!(await stores.users.setPassword(userId, password, now))) {
         throw new UsageError(`--user: no user has the id "${userId}".`);
       }
-      await pageSessions.endAllOf(userId);
+      await signOutEverywhere(stores, userId);
       return {
         result: { password_set: true },
-        note: 'The user is signed out of the account pages; OAuth clients they approved stay connected.',
+        note: 'The user is signed out everywhere (account pages and OAuth sign-ins) and every app they connected is disconnected: each must be approved again.',
       };
     },
   },
 
   'user delete': {
     usage: 'user delete --user ID',
-    async run(flags, { users }) {
+    async run(flags, stores) {
       const userId = flags.required('--user');
       flags.rejectUnknown();
-      if (!(await users.delete(userId))) throw new UsageError(`--user: no user has the id "${userId}".`);
+      if (!(await stores.users.delete(userId)))
+        throw new UsageError(`--user: no user has the id "${userId}".`);
+      await signOutEverywhere(stores, userId);
       return { result: { deleted: true } };
     },
   },
@@ -269,6 +278,16 @@ export const COMMANDS: Record<string, AdminCommand> = {
   },
 };
 
+/**
+ * After a password change, a suspension or a deletion: no browser stays signed in as the user, on the
+ * account pages or with the authorization server, and no app keeps a grant, a code or a refresh
+ * token of theirs (docs/account-pages.md, "Users").
+ */
+async function signOutEverywhere(stores: AdminStores, userId: string): Promise<void> {
+  await stores.pageSessions.endAllOf(userId);
+  await stores.oauthArtifacts.endEverySignIn(userId);
+}
+
 async function requireAccount(accounts: AccountsStore, accountId: string): Promise<Account> {
   const account = await accounts.findById(accountId);
   if (account === null) throw new UsageError(`--account: no account has the id "${accountId}".`);
@@ -287,8 +306,7 @@ function requireAcceptablePassword(password: string): void {
 }
 
 function requireEmail(email: string): void {
-  if (!/^[^@\s]+@[^@\s]+$/.test(email))
-    throw new UsageError(`--email must be an email address; got "${email}".`);
+  if (!isEmailAddress(email)) throw new UsageError(`--email must be an email address; got "${email}".`);
 }
 
 function describeAccount(account: Account): Record<string, unknown> {

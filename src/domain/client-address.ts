@@ -7,7 +7,8 @@ import { isIPv4, isIPv6 } from 'node:net';
  */
 export function addressBucket(address: string): string {
   if (isIPv4(address)) return address;
-  const withoutZone = address.replace(/%.*$/, '');
+  const zone = address.indexOf('%');
+  const withoutZone = zone < 0 ? address : address.slice(0, zone);
   if (!isIPv6(withoutZone)) return 'unparsable';
   const groups = ipv6Groups(withoutZone);
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
@@ -22,9 +23,12 @@ export function addressBucket(address: string): string {
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail converted). */
 function ipv6Groups(address: string): number[] {
-  const dottedTail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  const hex = dottedTail
-    ? `${address.slice(0, dottedTail.index)}${((Number(dottedTail[1]) << 8) | Number(dottedTail[2])).toString(16)}:${((Number(dottedTail[3]) << 8) | Number(dottedTail[4])).toString(16)}`
+  // A dotted IPv4 tail (`::ffff:192.0.2.1`) comes after the last colon: it becomes two groups.
+  const lastColon = address.lastIndexOf(':');
+  const ipv4Tail = address.slice(lastColon + 1);
+  const [a = 0, b = 0, c = 0, d = 0] = ipv4Tail.split('.').map(Number);
+  const hex = isIPv4(ipv4Tail)
+    ? `${address.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
     : address;
   const [head = '', tail] = hex.split('::');
   const parse = (part: string) =>

@@ -7,13 +7,14 @@ import { createToolCatalog } from '../mcp/catalog.js';
 import { loadViewResources } from '../mcp/view-resources.js';
 import type { Metrics } from '../metrics.js';
 import type { OAuthServer } from '../oauth/provider.js';
-import { OAUTH_ROUTES } from '../oauth/routes.js';
+import { METADATA_CACHE_CONTROL, OAUTH_ROUTES } from '../oauth/routes.js';
 import { createPages } from '../pages/index.js';
 import type { Services } from '../services.js';
+import { AddressLimiter } from '../stores/address-limiter.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
+import { limitPerAddress } from './address-limits.js';
 import { authenticate, challengeStepUps } from './auth-middleware.js';
 import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
-import { FailedAuthLimiter } from './failed-auth-limiter.js';
 import { healthz, readyz } from './health.js';
 import {
   bodyErrorsAsJsonRpc,
@@ -26,7 +27,6 @@ import {
   requireSingleJsonRpcMessage,
   serveMcp,
 } from './mcp-endpoint.js';
-import { limitRegistrations } from './registration-limit.js';
 import { requestState, sendJsonRpcError } from './request-state.js';
 import { routeLabel } from './route-label.js';
 import { createCredentialVerifier } from './verify-credential.js';
@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/readyz', readyz(services));
   app.use(rejectForeignHosts(served));
   const resourceMetadata: RequestHandler = (_req, res) => {
-    res.json({
+    res.set('Cache-Control', METADATA_CACHE_CONTROL).json({
       resource: `${BASE_URL}/mcp`,
       authorization_servers: [BASE_URL],
       scopes_supported: SCOPES,
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     OAUTH_ROUTES.registration,
     corsForAnyOrigin('POST'),
-    limitRegistrations(OAUTH_REGISTRATIONS_PER_MINUTE),
+    limitPerAddress(OAUTH_REGISTRATIONS_PER_MINUTE, 'client registrations'),
   );
   // The library reads its own request bodies: no body parser may run before it.
   app.use(deps.oauth.router);
@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps): Express {
         now: clock,
       }),
       accounts: services.accounts,
-      failedAuthLimiter: new FailedAuthLimiter({ failuresPerMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
+      failedAuthLimiter: new AddressLimiter({ perMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
       metrics: services.metrics,
       baseUrl: BASE_URL,
     }),

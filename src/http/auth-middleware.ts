@@ -5,7 +5,8 @@ import { DomainError, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import { StepUpRequired } from '../mcp/run-tool.js';
 import type { AuthenticationFailure, Metrics } from '../metrics.js';
 import type { AccountsStore } from '../stores/accounts.js';
-import { type FailedAuthLimiter, refuseOverBudget } from './failed-auth-limiter.js';
+import type { AddressLimiter } from '../stores/address-limiter.js';
+import { refuseOverBudget } from './address-limits.js';
 import { requestState } from './request-state.js';
 import type { CredentialVerifier } from './verify-credential.js';
 
@@ -21,14 +22,14 @@ function protectedResourceMetadataUrl(baseUrl: string): string {
 export function authenticate(deps: {
   verify: CredentialVerifier;
   accounts: AccountsStore;
-  failedAuthLimiter: FailedAuthLimiter;
+  failedAuthLimiter: AddressLimiter;
   metrics: Metrics;
   baseUrl: string;
 }): RequestHandler {
   const resourceMetadata = `resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`;
 
   const refuse = (req: Request, res: Response, reason: AuthenticationFailure, description: string | null) => {
-    const verdict = deps.failedAuthLimiter.recordFailure(req.ip ?? 'unknown', Date.now());
+    const verdict = deps.failedAuthLimiter.spend(req.ip ?? 'unknown', Date.now());
     const status = verdict.limited ? 429 : 401;
     deps.metrics.authenticationFailed(reason, status);
     requestState(res).logger.info('credential refused', { reason, status });

@@ -12,20 +12,43 @@ declare module 'oidc-provider' {
     status: number;
     body: unknown;
     type: string;
+    method: string;
+    path: string;
+    ip: string;
+    req: IncomingMessage;
+    res: ServerResponse;
     set(name: string, value: string): void;
+    set(fields: Record<string, string>): void;
     remove(name: string): void;
     accepts(...types: string[]): string | false;
-    /** Set once the library's router matched a route; its name (e.g. `discovery`) is `oidc.route`. */
-    oidc?: { route?: string };
+    cookies: { set(name: string, value: string | null, options?: AnyObject): void };
+    /**
+     * Set once the library's router matched a route; its name (e.g. `discovery`) is `oidc.route`.
+     * The session is there on the routes that load one (authorization, end-session).
+     */
+    oidc?: {
+      route?: string;
+      session?: { accountId?: string; destroyed?: boolean };
+      entities?: Record<string, unknown>;
+    };
   }
 
-  /** The koa context the library passes to its hooks; we read only `oidc` and `ip`. */
+  /** The koa context the library passes to its hooks; we read only `oidc`, `ip` and a few response setters. */
   export interface KoaContextWithOIDC {
     ip: string;
+    type: string;
+    body: unknown;
+    set(fields: Record<string, string>): void;
     oidc: {
       route: string;
       client?: Client;
-      session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
+      account?: Account;
+      session?: {
+        accountId?: string;
+        state?: { secret?: string };
+        grantIdFor(clientId: string): string | undefined;
+      };
+      urlFor(name: string, options?: AnyObject): string;
       result?: { consent?: { grantId?: string } };
       entities: Record<string, unknown>;
       params?: AnyObject;
@@ -103,6 +126,8 @@ declare module 'oidc-provider' {
     jti: string;
     iat?: number;
     exp?: number;
+    /** Seconds until it expires (its lifetime, for one not saved yet with an expiry). */
+    readonly remainingTTL: number;
     save(): Promise<string>;
     destroy(): Promise<void>;
   }
@@ -165,10 +190,23 @@ declare module 'oidc-provider' {
     result?: InteractionResult;
     /** Saves the interaction for the rest of its lifetime. */
     persist(): Promise<string>;
+    destroy(): Promise<void>;
   }
 
   export interface InteractionConstructor {
     find(uid: string): Promise<Interaction | undefined>;
+  }
+
+  export interface Session {
+    /** True when the browser brought no session cookie. */
+    readonly new?: boolean;
+    accountId?: string;
+    destroy(): Promise<void>;
+  }
+
+  export interface SessionConstructor {
+    /** The session the request's cookie names (a new, empty one when there is none). */
+    get(ctx: KoaContext): Promise<Session>;
   }
 
   export interface InteractionResult {
@@ -196,6 +234,12 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): this;
     /** Adds a koa middleware in front of the library's routes (it sees each answer before it is sent). */
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): this;
+    readonly Session: SessionConstructor;
+    /** koa's prototype of every request's `ctx.request` (src/oauth/request-origin.ts). */
+    readonly request: object;
+    /** A koa context for a request outside the library's routes, as its interaction helpers make one. */
+    createContext(req: IncomingMessage, res: ServerResponse): KoaContext;
+    cookieName(type: 'session' | 'interaction' | 'resume'): string;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionResult(
       req: IncomingMessage,
@@ -238,6 +282,24 @@ declare module 'oidc-provider' {
     class AccessDenied extends OIDCProviderError {
       constructor(description?: string);
     }
+  }
+
+  /** The prompts the library asks for (login, consent) and the checks that decide each. */
+  export namespace interactionPolicy {
+    class Check {
+      static readonly REQUEST_PROMPT: true;
+      static readonly NO_NEED_TO_PROMPT: false;
+      constructor(
+        reason: string,
+        description: string,
+        check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>,
+      );
+    }
+    interface PolicyPrompt {
+      name: string;
+      checks: Check[];
+    }
+    function base(): PolicyPrompt[] & { get(name: string): PolicyPrompt | undefined };
   }
 
   export default Provider;

@@ -1,4 +1,5 @@
-import { isIP } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import express, { type RequestHandler } from 'express';
 import type { JWK } from 'jose';
 import Provider, {
@@ -6,6 +7,7 @@ import Provider, {
   type Configuration,
   errors,
   type Grant,
+  interactionPolicy,
   type KoaContext,
   type KoaContextWithOIDC,
   type ResourceServer,
@@ -13,17 +15,29 @@ import Provider, {
 import { type AccessTokenCheck, accessTokenAudience, verifyAccessTokenJwt } from '../auth/access-token.js';
 import { isScope, SCOPES, type Scope, STEP_UP_SCOPES } from '../auth/scopes.js';
 import type { Config } from '../config.js';
-import { addressBucket } from '../domain/client-address.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { escapeHtml } from '../pages/html.js';
+import { PageCookies } from '../pages/security.js';
+import { signOutPages } from '../pages/sign-out.js';
 import type { Services } from '../services.js';
-import type { OAuthArtifactsStore } from '../stores/oauth-artifacts.js';
+import { AddressLimiter } from '../stores/address-limiter.js';
+import { type OAuthArtifactsStore, UNUSED_CLIENT_TTL_MS } from '../stores/oauth-artifacts.js';
+import { endPageSessionWithProviderSession, providerCookieOptions } from './browser-session.js';
 import { applyClientRules, RESPONSE_MODES, RULED_CLIENT_PROPERTIES } from './client-rules.js';
 import { isGrantLive } from './grants.js';
+import {
+  METADATA_DOCUMENT_MAX_BYTES,
+  mayFetchFrom,
+  publicOnlyFetch,
+  type ResolveHost,
+  resolveWithSystem,
+  TooManyMetadataFetches,
+} from './metadata-documents.js';
 import { mongoAdapter } from './mongo-adapter.js';
 import { AuthorizationServerUnavailable, outagesAsOAuthErrors } from './outage.js';
-import { OAUTH_ROUTES } from './routes.js';
+import { pinRequestOrigin } from './request-origin.js';
+import { METADATA_CACHE_CONTROL, OAUTH_ROUTES } from './routes.js';
 import { ACCESS_TOKEN_ALGORITHM, cookieSigningKeys, loadSigningKeys, publicKeys } from './signing-keys.js';
 
 /** What the rest of the server gets from the authorization server. */
@@ -50,10 +64,13 @@ export interface OAuthServerDeps {
   config: Config;
   logger: Logger;
   /**
-   * How client metadata documents are fetched. Tests that serve one from this machine with a
-   * certificate of their own pass theirs; the library's guard against private addresses stays.
+   * How client metadata documents are fetched in local development (NODE_ENV=development on a
+   * loopback HOST), where they may come from this machine: tests serving one with a certificate of
+   * their own pass theirs. Elsewhere documents come from public addresses only (`resolveHost`).
    */
   fetch?: typeof globalThis.fetch;
+  /** How a document's host name is resolved before it is fetched; the system's resolver by default. */
+  resolveHost?: ResolveHost;
 }
 
 export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthServer> {
@@ -72,6 +89,9 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
   });
 
   const resourceServer = mcpResourceServer(issuer);
+  const https = new URL(issuer).protocol === 'https:';
+  const metadataFetches = new AddressLimiter({ perMinute: config.CLIENT_METADATA_FETCHES_PER_MINUTE });
+  const endSessionPages = signOutPages({ users: services.users, https });
 
   const configuration: Configuration = {
     adapter: mongoAdapter(artifacts, outagesAsOAuthErrors),
@@ -100,15 +120,21 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
     routes: { ...OAUTH_ROUTES },
     cookies: {
       keys: cookieSigningKeys(config.SERVER_SECRET),
-      long: { signed: true, httpOnly: true, sameSite: 'lax' },
-      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+      long: providerCookieOptions(https),
+      short: providerCookieOptions(https),
     },
     features: {
       devInteractions: { enabled: false },
       // Tokens are bearer tokens: `/mcp` does not check DPoP proofs, so the library must not bind tokens to them.
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      // `/session/end` signs the browser out, and the account pages with it (src/oauth/browser-session.ts).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: KoaContextWithOIDC) =>
+          outagesAsOAuthErrors(() => endSessionPages.logoutSource(ctx)),
+        postLogoutSuccessSource: endSessionPages.postLogoutSuccessSource,
+      },
       userinfo: { enabled: false },
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
       revocation: {
@@ -134,19 +160,29 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
       clientIdMetadataDocument: {
         enabled: true,
         ack: 'draft-02',
-        allowFetch: (_ctx: KoaContextWithOIDC, clientId: string) =>
-          config.localDevelopment || !namesPrivateHost(clientId),
+        // An unauthenticated request makes the server fetch a URL: each fetch spends from the
+        // requester's budget (CLIENT_METADATA_FETCHES_PER_MINUTE); a cached document costs nothing.
+        allowFetch: (ctx: KoaContextWithOIDC, clientId: string) => {
+          if (!config.localDevelopment && !mayFetchFrom(clientId)) return false;
+          const verdict = metadataFetches.spend(ctx.ip, Date.now());
+          if (!verdict.limited) return true;
+          ctx.set({ 'Retry-After': String(verdict.retryAfterSeconds) });
+          throw new TooManyMetadataFetches(verdict.retryAfterSeconds);
+        },
         cacheDuration: { min: 60, max: 24 * 3600 },
       },
     },
-    ...(config.localDevelopment && { fetch: developmentFetch(deps.fetch) }),
-    fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024 },
+    fetch: config.localDevelopment
+      ? developmentFetch(deps.fetch)
+      : publicOnlyFetch(deps.resolveHost ?? resolveWithSystem),
+    fetchResponseBodyLimits: { 'client_id metadata document': METADATA_DOCUMENT_MAX_BYTES },
     // Our registration rules, applied to every client: dynamically registered, from a metadata document, or stored.
     extraClientMetadata: { properties: RULED_CLIENT_PROPERTIES, validator: applyClientRules },
     clientBasedCORS: (_ctx: KoaContextWithOIDC, origin: string, client: Client) =>
       origin !== 'null' && client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
     interactions: {
       url: (_ctx: KoaContextWithOIDC, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+      policy: signInPolicy(),
     },
     // MCP clients do not ask for offline_access, and a connection should outlive the browser session.
     issueRefreshToken: (_ctx: KoaContextWithOIDC, client: Client) => client.grantTypeAllowed('refresh_token'),
@@ -176,16 +212,23 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
   };
 
   const provider = new Provider(issuer, configuration);
-  // Behind TLS termination the protocol and client address come from the proxy's headers.
-  provider.proxy = config.TRUST_PROXY !== false;
+  pinRequestOrigin(provider, issuer);
   provider.use(answerOutages);
-  provider.use(advertiseQueryResponseModeOnly);
+  provider.use(describeMetadataDocuments);
+  provider.use(
+    endPageSessionWithProviderSession({
+      pageSessions: services.pageSessions,
+      pageCookies: new PageCookies({ https }),
+      now: () => new Date(),
+    }),
+  );
+  provider.use(expireUnusedRegistrations(services));
   provider.on('server_error', (_ctx, error) => logger.error('authorization server error', { error }));
 
   const publicJwks = publicKeys(signingKeys.keys);
   return {
     provider,
-    router: oauthRouter(provider),
+    router: oauthRouter(provider, resource),
     verifyAccessToken: (token) => verifyAccessToken({ artifacts, keys: publicJwks, issuer, token, logger }),
   };
 }
@@ -255,48 +298,6 @@ async function loadExistingGrant(
 }
 
 /**
- * A metadata document's host must be a public name: an IP literal in a private, loopback or
- * link-local range, or `localhost`, is refused before any request. Names resolving to such an
- * address are refused by the library when it connects.
- */
-function namesPrivateHost(clientId: string): boolean {
-  const host = URL.parse(clientId)
-    ?.hostname.replace(/^\[|\]$/g, '')
-    .toLowerCase();
-  if (host === undefined) return true;
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 0) return false;
-  return isPrivateAddress(host);
-}
-
-function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
-  }
-  const bucket = addressBucket(address);
-  // An IPv4-mapped address is judged as IPv4.
-  if (isIP(bucket) === 4) return isPrivateAddress(bucket);
-  const first = address.split(':')[0]?.toLowerCase() ?? '';
-  return (
-    address === '::' ||
-    address === '::1' ||
-    /^f[cd]/.test(first) ||
-    /^fe[89ab]/.test(first) ||
-    /^ff/.test(first)
-  );
-}
-
-/**
  * In local development metadata documents may come from this machine: the library's guard against
  * private addresses is set aside (it travels as `dispatcher`), and a test's own fetch is used.
  */
@@ -331,11 +332,12 @@ async function verifyAccessToken(input: {
  * rest of the app keeps its 404s. The library sets CORS on metadata, token and revocation; the app
  * sets it on registration, which it rate-limits in front of this router (src/http/app.ts).
  */
-function oauthRouter(provider: Provider): express.Router {
+function oauthRouter(provider: Provider, resource: string): express.Router {
   const handle = provider.callback();
   const toProvider: RequestHandler = (req, res) => handle(req, res);
 
   const router = express.Router();
+  router.post(OAUTH_ROUTES.token, refuseOtherResources(resource, handle));
   router.all(
     [
       `${OAUTH_ROUTES.authorization}{/:uid}`,
@@ -344,12 +346,74 @@ function oauthRouter(provider: Provider): express.Router {
       `${OAUTH_ROUTES.registration}/:clientId`,
       OAUTH_ROUTES.revocation,
       OAUTH_ROUTES.jwks,
+      `${OAUTH_ROUTES.end_session}{/:step}`,
       '/.well-known/oauth-authorization-server',
       '/.well-known/openid-configuration',
     ],
     toProvider,
   );
   return router;
+}
+
+/** The library's limit on a request body; the token endpoint's is read here first, with the same one. */
+const TOKEN_REQUEST_MAX_BYTES = 56 * 1024;
+
+/**
+ * A token request for another resource is refused before the library sees it: the library resolves
+ * `resource` only after it has used the code (or rotated the refresh token), so the client's
+ * corrected retry would count as a replay and revoke the whole grant. The form is read here, then
+ * handed to the library as the request it would have read itself (`requestWithBody`).
+ */
+function refuseOtherResources(
+  resource: string,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): RequestHandler {
+  // As the library reads it: the form as sent, never inflated.
+  const readForm = express.raw({
+    type: 'application/x-www-form-urlencoded',
+    limit: TOKEN_REQUEST_MAX_BYTES,
+    inflate: false,
+  });
+  return (req, res) => {
+    readForm(req, res, (error?: unknown) => {
+      const refuse = (code: string, description: string) =>
+        res
+          .status(400)
+          .set('Cache-Control', 'no-store')
+          .json({ error: code, error_description: description });
+      if (error !== undefined) return refuse('invalid_request', 'failed to parse the request body');
+      // Not a form: left unread, for the library to refuse.
+      if (!Buffer.isBuffer(req.body)) return handle(req, res);
+      const asked = new URLSearchParams(req.body.toString('utf8')).getAll('resource');
+      if (!asked.every((indicator) => indicator === resource)) {
+        return refuse('invalid_target', `this server issues tokens for ${resource} only`);
+      }
+      handle(requestWithBody(req, req.body), res);
+    });
+  };
+}
+
+/**
+ * The same request with its body still to read: what the library reads bodies from. It carries what
+ * the library and src/oauth/request-origin.ts read of express's request (the client address, the
+ * URL it was mounted under).
+ */
+function requestWithBody(req: express.Request, body: Buffer): IncomingMessage {
+  // A plain stream: an IncomingMessage of its own would close the shared socket once read.
+  const replay = Readable.from([body], { objectMode: false });
+  return Object.assign(replay, {
+    socket: req.socket,
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    httpVersion: req.httpVersion,
+    httpVersionMajor: req.httpVersionMajor,
+    httpVersionMinor: req.httpVersionMinor,
+    originalUrl: req.originalUrl,
+    baseUrl: req.baseUrl,
+    ip: req.ip,
+  }) as unknown as IncomingMessage;
 }
 
 /**
@@ -372,14 +436,54 @@ async function answerOutages(ctx: KoaContext, next: () => Promise<void>): Promis
 }
 
 /**
- * The library always lists `form_post`, `fragment` and `query` in its metadata, whatever its
- * clients may use; ours may use the modes of src/oauth/client-rules.ts only, and the metadata says so.
+ * The authorization server's metadata and key set: built from BASE_URL alone (src/oauth/request-origin.ts),
+ * so every client may be given the same copy, and caches may keep it a while. The library always
+ * lists `form_post`, `fragment` and `query` in its metadata, whatever its clients may use; ours may
+ * use the modes of src/oauth/client-rules.ts only, and the metadata says so.
  */
-async function advertiseQueryResponseModeOnly(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+async function describeMetadataDocuments(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   await next();
-  if (ctx.oidc?.route === 'discovery' && ctx.status === 200) {
+  const route = ctx.oidc?.route;
+  if ((route !== 'discovery' && route !== 'jwks') || ctx.status !== 200) return;
+  ctx.set('Cache-Control', METADATA_CACHE_CONTROL);
+  if (route === 'discovery') {
     (ctx.body as Record<string, unknown>).response_modes_supported = [...RESPONSE_MODES];
   }
+}
+
+/**
+ * The library's prompts, and one more reason to ask for sign-in: the browser's session belongs to a
+ * user who has since been suspended or deleted (`findAccount` finds no one). The person signs in
+ * again, and signing in as someone else ends the old session (the library's own account switch),
+ * instead of the request failing.
+ */
+function signInPolicy() {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')
+    ?.checks.push(
+      new interactionPolicy.Check(
+        'account_unavailable',
+        'the signed-in user is suspended or no longer exists',
+        (ctx) => ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined,
+      ),
+    );
+  return policy;
+}
+
+/**
+ * A client registered dynamically is deleted once nobody needs it (docs/authentication.md,
+ * "Registering a client"): a week after its registration if nobody approved it; the consent page
+ * keeps an approved one for as long as its grant lasts, and a week more.
+ */
+function expireUnusedRegistrations(services: Services) {
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    await next();
+    if (ctx.oidc?.route !== 'registration' || ctx.status !== 201) return;
+    const clientId = (ctx.body as { client_id?: unknown }).client_id;
+    if (typeof clientId !== 'string') return;
+    await services.oauthArtifacts.expireUnusedClient(clientId, new Date(Date.now() + UNUSED_CLIENT_TTL_MS));
+  };
 }
 
 /** The library's error page, without its external font and with nothing of the request echoed but the error. */

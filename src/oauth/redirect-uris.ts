@@ -1,7 +1,7 @@
 /**
  * Which redirect URIs a client may register (docs/authentication.md, "Registering a client"):
  * https anywhere, plain http on a loopback address only (any port: RFC 8252 lets the app pick one
- * each time), and an app's private-use scheme such as `cursor://` or `vscode://`.
+ * each time), and an app's private-use scheme: a reverse domain name, or a known app's (`cursor://`).
  */
 type RedirectUriKind = 'https' | 'loopback' | 'private-use';
 
@@ -9,25 +9,19 @@ export type RedirectUriCheck = { allowed: true; kind: RedirectUriKind } | { allo
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
-/** Schemes that run code or read local data in a browser: never a redirect target. */
-const DANGEROUS_SCHEMES: ReadonlySet<string> = new Set([
-  'javascript:',
-  'vbscript:',
-  'data:',
-  'blob:',
-  'file:',
-  'about:',
-  'ftp:',
-  'ws:',
-  'wss:',
-]);
+/**
+ * A private-use scheme names the app that owns it. RFC 8252 asks for a reverse domain name
+ * (`com.example.app`): at least two dot-separated labels of letters, digits and hyphens. Schemes a
+ * browser itself handles (`javascript:`, `data:`, `view-source:`, `file:`…) never have that shape.
+ */
+const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:$/;
 
 /**
- * A private-use scheme names the app that owns it: RFC 8252 asks for a reverse domain name
- * (`com.example.app`), while the clients in use register short names (`cursor`, `vscode`). Both
- * are letters first, then letters, digits, `+`, `-` or `.`.
+ * The exceptions: short schemes of MCP clients in use, registered by those apps on the person's
+ * machine (Cursor registers `cursor://anysphere.cursor-mcp/oauth/callback`; VS Code and its
+ * Insiders build handle `vscode://` and `vscode-insiders://`); docs/authentication.md lists them.
  */
-const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+const KNOWN_APP_SCHEMES: readonly string[] = ['cursor', 'vscode', 'vscode-insiders'];
 
 export function checkRedirectUri(uri: string): RedirectUriCheck {
   const parsed = URL.canParse(uri) ? new URL(uri) : undefined;
@@ -47,8 +41,12 @@ export function checkRedirectUri(uri: string): RedirectUriCheck {
       reason: `${uri} uses plain http on a host other than 127.0.0.1, [::1] or localhost; use https`,
     };
   }
-  if (DANGEROUS_SCHEMES.has(scheme) || !PRIVATE_USE_SCHEME.test(scheme)) {
-    return { allowed: false, reason: `${uri} uses the ${scheme.slice(0, -1)} scheme, which is not allowed` };
+  const name = scheme.slice(0, -1);
+  if (!REVERSE_DOMAIN_SCHEME.test(scheme) && !KNOWN_APP_SCHEMES.includes(name)) {
+    return {
+      allowed: false,
+      reason: `${uri} uses the ${name} scheme, which is not allowed: an app's own scheme is a reverse domain name such as com.example.app, or one of ${KNOWN_APP_SCHEMES.join(', ')}`,
+    };
   }
   return { allowed: true, kind: 'private-use' };
 }

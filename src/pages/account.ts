@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { isScope, SCOPES, type Scope } from '../auth/scopes.js';
 import { readAccountUsage } from '../billing/account-usage.js';
+import { endProviderSession } from '../oauth/browser-session.js';
 import { type ConnectedApp, listGrants, revokeGrant } from '../oauth/grants.js';
 import { QUOTA_KEYS } from '../plans.js';
 import type { ApiKeyRecord } from '../stores/api-keys.js';
@@ -18,6 +19,11 @@ import { clientAddress, formField, signIn } from './sign-in.js';
 
 /** The account's own sign-in form posts with tokens of this context (there is no session yet). */
 const SIGN_IN_FORM = 'account-sign-in';
+/**
+ * The sign-out form's context: bound to the browser (its guard cookie), not to the page session, so
+ * a browser whose page session already ended can still end its session with the authorization server.
+ */
+const SIGN_OUT_FORM = 'sign-out';
 /** Keys are cheap to make from this page; a ceiling keeps a runaway script from making thousands. */
 const MAX_ACTIVE_KEYS = 25;
 
@@ -44,13 +50,10 @@ export function accountRoutes(context: PagesContext): Router {
     res.redirect(303, '/account');
   });
 
+  // Signing out ends both of this browser's sign-ins: the pages' and the authorization server's.
   router.post('/account/logout', async (req, res) => {
-    const session = await currentSession(context, req);
-    if (session !== null) {
-      if (!context.guard.accepts(req, sessionFormContext(session))) return refuseForm(res);
-      await context.services.pageSessions.end(session.sessionId);
-    }
-    context.cookies.clear(res, context.cookies.session);
+    if (!context.guard.accepts(req, SIGN_OUT_FORM)) return refuseForm(res);
+    await signOutBrowser(context, req, res, await currentSession(context, req));
     res.redirect(303, '/account');
   });
 
@@ -76,13 +79,12 @@ export function accountRoutes(context: PagesContext): Router {
       );
     }
     const { key, record } = await apiKeys.create(session.user.account_id, scopes, context.now());
-    const csrfToken = context.guard.tokenFor(req, res, sessionFormContext(session));
     sendPage(
       res,
       201,
       pageDocument({
         title: 'New API key',
-        signedIn: { email: session.user.email, csrfToken },
+        signedIn: signedInHeader(context, req, res, session),
         main: html`<h1>New API key</h1>
 <p role="status">Copy this key now: it is shown only this once. Only a hash of it is kept.</p>
 <label for="new-key">API key ${record.prefix}…</label>
@@ -115,6 +117,26 @@ export function accountRoutes(context: PagesContext): Router {
   });
 
   return router;
+}
+
+/**
+ * Ends this browser's sign-in everywhere: its account-page session (if any) and its session with the
+ * authorization server, so no app gets a code from it without the password (docs/account-pages.md).
+ */
+export async function signOutBrowser(
+  context: PagesContext,
+  req: Request,
+  res: Response,
+  session: AccountSession | null,
+): Promise<void> {
+  if (session !== null) await context.services.pageSessions.end(session.sessionId);
+  context.cookies.clear(res, context.cookies.session);
+  await endProviderSession(context.provider, req, res, context.https);
+}
+
+/** The header of a signed-in page: who is signed in, and the sign-out form. */
+function signedInHeader(context: PagesContext, req: Request, res: Response, session: AccountSession) {
+  return { email: session.user.email, csrfToken: context.guard.tokenFor(req, res, SIGN_OUT_FORM) };
 }
 
 /** The session a form was posted from, after its CSRF token is checked; otherwise answered here. */
@@ -171,7 +193,8 @@ ${alertMessage(message)}
 ${credentialFields(email)}
 <button type="submit">Sign in</button>
 </form>
-${context.config.SIGNUP === 'open' && html`<p>No account yet? <a href="/signup">Create one</a>.</p>`}`,
+${context.config.SIGNUP === 'open' && html`<p>No account yet? <a href="/signup">Create one</a>.</p>`}
+<p>Signed in only to connect apps, on a computer you share? <a href="/session/end">Sign this browser out</a>.</p>`,
     }),
   );
 }
@@ -229,7 +252,7 @@ async function renderAccount(
     status,
     pageDocument({
       title: 'Your account',
-      signedIn: { email: session.user.email, csrfToken },
+      signedIn: signedInHeader(context, req, res, session),
       main: html`<h1>Your account</h1>
 ${alertMessage(message)}
 <section aria-labelledby="plan-heading">

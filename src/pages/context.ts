@@ -14,6 +14,8 @@ export interface PagesContext {
   logger: Logger;
   cookies: PageCookies;
   guard: FormGuard;
+  /** Whether BASE_URL is https: cookies are then Secure. */
+  https: boolean;
   now: () => Date;
 }
 
@@ -24,10 +26,12 @@ export function createPagesContext(deps: {
   logger: Logger;
   now?: () => Date;
 }): PagesContext {
-  const cookies = new PageCookies({ https: new URL(deps.config.BASE_URL).protocol === 'https:' });
+  const https = new URL(deps.config.BASE_URL).protocol === 'https:';
+  const cookies = new PageCookies({ https });
   return {
     ...deps,
     cookies,
+    https,
     guard: new FormGuard(deps.config.SERVER_SECRET, cookies),
     now: deps.now ?? (() => new Date()),
   };

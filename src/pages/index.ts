@@ -1,9 +1,10 @@
-import express, { type ErrorRequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { Provider } from 'oidc-provider';
 import type { Config } from '../config.js';
 import { causedByOutage, OUTAGE_RETRY_AFTER_SECONDS } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
+import { AddressLimiter } from '../stores/address-limiter.js';
 import { accountRoutes } from './account.js';
 import { createPagesContext } from './context.js';
 import { interactionRoutes } from './interaction.js';
@@ -15,6 +16,8 @@ import { PAGES_CSS } from './style.js';
 /** The forms post a few short fields; anything bigger is not one of ours. */
 const MAX_FORM_BYTES = 16 * 1024;
 const PAGE_PATHS = ['/interaction', '/signup', '/account', '/assets'];
+/** The forms anyone may post without being signed in: each post spends from its address's budget. */
+const SIGN_IN_FORM_PATHS = ['/signup', '/account/sign-in', '/interaction/:uid'];
 
 /**
  * The server-rendered pages people see: OAuth sign-in and consent (`/interaction/:uid`), sign-up,
@@ -29,16 +32,37 @@ export function createPages(deps: {
 }): Router {
   const context = createPagesContext(deps);
   const router = express.Router();
-  router.use(PAGE_PATHS, pageHeaders({ https: context.cookies.session.startsWith('__Host-') }));
+  router.use(PAGE_PATHS, pageHeaders({ https: context.https }));
   router.get(STYLESHEET_PATH, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').type('css').send(PAGES_CSS);
   });
+  router.post(SIGN_IN_FORM_PATHS, limitSignInForms(deps.config.SIGN_IN_FORMS_PER_MINUTE));
   router.use(PAGE_PATHS, express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 50 }));
   router.use(interactionRoutes(context));
   router.use(signupRoutes(context));
   router.use(accountRoutes(context));
   router.use(pageErrors(deps.logger));
   return router;
+}
+
+/**
+ * Sign-in and sign-up cost a password hash each, and their forms are free to fetch: posts are
+ * counted per client address (`req.ip`, as TRUST_PROXY says) before their body is even read, and
+ * beyond SIGN_IN_FORMS_PER_MINUTE refused with 429 (docs/security.md).
+ */
+function limitSignInForms(perMinute: number): RequestHandler {
+  const limiter = new AddressLimiter({ perMinute });
+  return (req, res, next) => {
+    const verdict = limiter.spend(req.ip ?? 'unknown', Date.now());
+    if (!verdict.limited) return next();
+    res.set('Retry-After', String(verdict.retryAfterSeconds));
+    messagePage(
+      res,
+      429,
+      'Too many attempts',
+      `Too many sign-in attempts from your network. Try again in ${verdict.retryAfterSeconds} seconds.`,
+    );
+  };
 }
 
 function pageErrors(logger: Logger): ErrorRequestHandler {

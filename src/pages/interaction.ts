@@ -2,7 +2,9 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Client, Interaction } from 'oidc-provider';
 import { SCOPES, type Scope } from '../auth/scopes.js';
 import { causedByOutage } from '../errors.js';
-import { credentialFields, refuseForm } from './account.js';
+import { OAUTH_ROUTES } from '../oauth/routes.js';
+import { UNUSED_CLIENT_TTL_MS } from '../stores/oauth-artifacts.js';
+import { credentialFields, refuseForm, signOutBrowser } from './account.js';
 import { currentSession, type PagesContext } from './context.js';
 import { html } from './html.js';
 import { alertMessage, messagePage, pageDocument, sendPage } from './layout.js';
@@ -38,7 +40,29 @@ export function interactionRoutes(context: PagesContext): Router {
     unknownPrompt(res);
   });
 
+  // "Not you?": this browser signs out everywhere, and the same authorization starts again, so
+  // another person can sign in to it.
+  router.post('/interaction/:uid/sign-out', async (req, res) => {
+    const interaction = await interactionOf(context, req, res);
+    if (interaction === null) return;
+    if (!context.guard.accepts(req, formContext(interaction))) return refuseForm(res);
+    await signOutBrowser(context, req, res, await currentSession(context, req));
+    await interaction.destroy();
+    res.redirect(303, authorizationRequestOf(interaction));
+  });
+
   return router;
+}
+
+/** The authorization request that led to `interaction`, as the client sent it. */
+function authorizationRequestOf(interaction: Interaction): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(interaction.params)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') query.append(name, item);
+    }
+  }
+  return `${OAUTH_ROUTES.authorization}?${query}`;
 }
 
 function formContext(interaction: Interaction): string {
@@ -205,6 +229,8 @@ async function renderConsent(
   // page lists what the app already holds.
   const scopes = SCOPES.filter((scope) => missing.includes(scope) || asked.includes(scope));
   const csrfToken = context.guard.tokenFor(req, res, formContext(interaction));
+  const accountId = interaction.session?.accountId;
+  const person = accountId === undefined ? null : await context.services.users.findById(accountId);
   sendPage(
     res,
     200,
@@ -212,9 +238,14 @@ async function renderConsent(
       title: 'Allow access',
       main: html`<h1>Allow ${client.name} to use your hiring-leads account?</h1>
 <dl>
+<dt>Signed in as</dt><dd>${person?.email ?? 'unknown'}</dd>
 <dt>App</dt><dd>${client.name}</dd>
 <dt>Returns to</dt><dd>${client.redirectTarget}</dd>
 </dl>
+<form method="post" action="/interaction/${interaction.uid}/sign-out">
+<input type="hidden" name="csrf_token" value="${csrfToken}">
+<button type="submit">Not you? Sign out</button>
+</form>
 <h2 id="scopes-heading">It asks to</h2>
 <ul aria-labelledby="scopes-heading">
 ${scopes.map(
@@ -265,5 +296,11 @@ async function finishConsent(
   const scopes = missingScopes(context, interaction);
   if (scopes.length > 0) grant.addResourceScope(resourceOf(context), scopes.join(' '));
   const grantId = await grant.save();
+  // An approved client is kept as long as its grant lasts, and a week more (docs/authentication.md).
+  const grantEndsMs = context.now().getTime() + grant.remainingTTL * 1000;
+  await context.services.oauthArtifacts.keepClientUntil(
+    clientId,
+    new Date(grantEndsMs + UNUSED_CLIENT_TTL_MS),
+  );
   await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

@@ -13,17 +13,22 @@ import { randomBase62 } from '../auth/random.js';
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'";
 
+export function pageHeaderFields(options: { https: boolean }): Record<string, string> {
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    // The interaction's address is a capability of the sign-in under way: no page leaks it onward.
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    ...(options.https && { 'Strict-Transport-Security': 'max-age=31536000' }),
+  };
+}
+
 export function pageHeaders(options: { https: boolean }): RequestHandler {
+  const fields = pageHeaderFields(options);
   return (_req, res, next) => {
-    res.set({
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      // The interaction's address is a capability of the sign-in under way: no page leaks it onward.
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      ...(options.https && { 'Strict-Transport-Security': 'max-age=31536000' }),
-    });
+    res.set(fields);
     next();
   };
 }

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { passwordProblem } from '../auth/password.js';
+import { isEmailAddress } from '../domain/email.js';
 import { InvalidArgument } from '../errors.js';
 import { credentialFields, refuseForm } from './account.js';
 import { type PagesContext, startSession } from './context.js';
@@ -10,8 +11,6 @@ import { clientAddress, formField } from './sign-in.js';
 const SIGNUP_FORM = 'signup';
 /** After signing up in the middle of an OAuth sign-in, the person goes back to it; nowhere else. */
 const RETURN_PATH = /^\/interaction\/[A-Za-z0-9_-]{1,64}$/;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const MAX_EMAIL_LENGTH = 254;
 
 /** `/signup`: a new user with a free-plan account of their own, signed in at once. */
 export function signupRoutes(context: PagesContext): Router {
@@ -106,7 +105,7 @@ function returnPath(candidate: string): string | undefined {
 }
 
 function signupProblem(email: string, password: string): string | undefined {
-  if (!EMAIL.test(email) || email.length > MAX_EMAIL_LENGTH) return 'Enter a valid email address.';
+  if (!isEmailAddress(email)) return 'Enter a valid email address.';
   const problem = passwordProblem(password);
   return problem === undefined ? undefined : `The password ${problem}.`;
 }

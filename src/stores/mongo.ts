@@ -57,7 +57,18 @@ export function isMongoOutage(error: unknown): boolean {
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNetworkTimeoutError ||
-    (error instanceof Error && /connection.*(closed|refused|reset)|topology.*closed/i.test(error.message))
+    (error instanceof Error && describesLostConnection(error.message))
+  );
+}
+
+/** "connection … closed/refused/reset" or "topology … closed", in the driver's own words. */
+function describesLostConnection(message: string): boolean {
+  const text = message.toLowerCase();
+  const connection = text.indexOf('connection');
+  const topology = text.indexOf('topology');
+  return (
+    (connection >= 0 && ['closed', 'refused', 'reset'].some((word) => text.includes(word, connection))) ||
+    (topology >= 0 && text.includes('closed', topology))
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { AdapterPayload } from 'oidc-provider';
-import { FreshCache, type Freshness } from './fresh-cache.js';
+import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
 import { databaseBackend } from './mongo.js';
 
 /**
@@ -50,6 +50,9 @@ const USED_MODELS = [
   'AccessToken',
 ] as const;
 
+/** A registration nobody approved is deleted this long after it was made (docs/authentication.md). */
+export const UNUSED_CLIENT_TTL_MS = 7 * 24 * 3600 * 1000;
+
 /** The account pages list at most this many connected apps. */
 const GRANTS_LISTED_AT_MOST = 200;
 
@@ -67,7 +70,7 @@ export class OAuthArtifactsStore {
 
   constructor(
     private readonly db: Db,
-    freshness: Freshness,
+    freshness: Freshness = NOT_CACHED,
   ) {
     this.recentGrants = new FreshCache(freshness);
   }
@@ -84,6 +87,8 @@ export class OAuthArtifactsStore {
         await collection.createIndex({ grant_id: 1 });
       }
       await this.collection('Session').createIndex({ uid: 1 });
+      // A person's sessions are looked up by who signed in only when they are all ended, but then fast.
+      await this.collection('Session').createIndex({ 'payload.accountId': 1 });
       await this.collection('Grant').createIndex({ account_id: 1, client_id: 1 });
     });
   }
@@ -188,5 +193,56 @@ export class OAuthArtifactsStore {
       Promise.all(GRANTABLE_MODELS.map((model) => this.collection(model).deleteMany({ grant_id: grantId }))),
     );
     return true;
+  }
+
+  /**
+   * After a password change, a suspension or a deletion: `userId` is signed out of the
+   * authorization server in every browser (its sessions, and sign-ins under way, go), and every app
+   * they connected is disconnected (grants, with their codes and refresh tokens). Access tokens
+   * already issued are refused by `/mcp` once it sees the grant gone, within IDENTITY_CACHE_MS.
+   */
+  async endEverySignIn(userId: string): Promise<{ sessions: number; grants: number }> {
+    const ended = await databaseBackend(async () => {
+      const sessions = await this.collection('Session').deleteMany({ 'payload.accountId': userId });
+      // An interaction holds a finished sign-in until the browser comes back for its code.
+      await this.collection('Interaction').deleteMany({
+        $or: [
+          { 'payload.session.accountId': userId },
+          { 'payload.result.login.accountId': userId },
+          { 'payload.accountId': userId },
+        ],
+      });
+      const grants = this.collection('Grant');
+      const grantIds = (await grants.find({ account_id: userId }, { projection: { _id: 1 } }).toArray()).map(
+        (grant) => grant._id,
+      );
+      await grants.deleteMany({ _id: { $in: grantIds } });
+      await Promise.all(
+        GRANTABLE_MODELS.map((model) => this.collection(model).deleteMany({ grant_id: { $in: grantIds } })),
+      );
+      return { sessions: sessions.deletedCount, grantIds };
+    });
+    for (const grantId of ended.grantIds) this.recentGrants.forget(grantId);
+    return { sessions: ended.sessions, grants: ended.grantIds.length };
+  }
+
+  /** A client just registered: it is deleted at `at` unless someone approves it before. */
+  async expireUnusedClient(clientId: string, at: Date): Promise<void> {
+    await databaseBackend(() =>
+      this.collection('Client').updateOne(
+        { _id: clientId, expires_at: { $exists: false } },
+        { $set: { expires_at: at } },
+      ),
+    );
+  }
+
+  /** A person approved the client: it is kept at least until `at` (its grant's end and a week). */
+  async keepClientUntil(clientId: string, at: Date): Promise<void> {
+    await databaseBackend(() =>
+      this.collection('Client').updateOne(
+        { _id: clientId, $or: [{ expires_at: { $lt: at } }, { expires_at: { $exists: false } }] },
+        { $set: { expires_at: at } },
+      ),
+    );
   }
 }

@@ -22,7 +22,8 @@ import { scrape } from '../support/prometheus.js';
 import { createAccountWithKey } from '../support/test-server.js';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
-const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** A web app's: a confidential client with a secret (a native app's loopback redirect would make it public). */
+const REDIRECT_URI = 'https://app.example.test/callback';
 const WRONG_PASSWORD = 'not the password but close to it';
 
 interface LogLine {

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../support/local-listener.js';
 import { accountUsageAnswer, postRaw } from '../support/mcp-client.js';
 import {
   authorizationUrl,
@@ -8,6 +10,7 @@ import {
   pkcePair,
   type RegisteredClient,
   refreshAsPublicClient,
+  refreshTokens,
   registerClient,
   registeredClient,
   tokenSetOf,
@@ -180,6 +183,22 @@ describe('the authorization server refuses', () => {
     const exchanged = await exchange(code, pkce.verifier, { resource: 'https://other-server.example/mcp' });
     expect(exchanged.status).toBe(400);
     expect(exchanged.json).toMatchObject({ error: 'invalid_target' });
+
+    // Refused before the code was used: the client's corrected retry gets tokens, which keep working
+    // (had the code been spent, the retry would count as a replay and revoke the grant).
+    const retried = tokenSetOf(await exchange(code, pkce.verifier));
+    expect(await mcpStatus(server, retried.access_token)).toBe(200);
+
+    // Likewise a refresh: the refresh token is not rotated by a refused request.
+    const wrongRefresh = await refreshTokens(found.server, {
+      clientId: client.client_id,
+      refreshToken: retried.refresh_token ?? '',
+      resource: 'https://other-server.example/mcp',
+    });
+    expect(wrongRefresh.json).toMatchObject({ error: 'invalid_target' });
+    const refreshed = tokenSetOf(await refresh(retried.refresh_token));
+    expect(await mcpStatus(server, refreshed.access_token)).toBe(200);
+    expect(await mcpStatus(server, retried.access_token)).toBe(200);
   });
 
   it('refresh-token reuse: refused, and the whole grant revoked, newest tokens included', async () => {
@@ -317,6 +336,72 @@ describe('the authorization server refuses', () => {
     expect(huge.json).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('a secret for a client that cannot keep one: public clients and native apps get none', async () => {
+    const unnamed = await registeredClient(found.server, { redirect_uris: [REDIRECT_URI] });
+    expect(unnamed.token_endpoint_auth_method).toBe('none');
+    expect(unnamed).not.toHaveProperty('client_secret');
+    for (const method of ['client_secret_post', 'client_secret_basic']) {
+      const native = await registeredClient(found.server, {
+        redirect_uris: ['http://127.0.0.1/callback', 'com.example.app:/callback'],
+        token_endpoint_auth_method: method,
+      });
+      expect(native, method).toMatchObject({
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      });
+      expect(native, method).not.toHaveProperty('client_secret');
+    }
+    const web = await registeredClient(found.server, {
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    expect(web.client_secret?.length).toBeGreaterThanOrEqual(43);
+  });
+
+  it('an app scheme that is not a reverse domain name (view-source:, a bare word) unless a known app’s', async () => {
+    for (const uri of [
+      'view-source:https://client.example.test/cb',
+      'myapp:/callback',
+      'ms-settings:x',
+      'javascript:x',
+    ]) {
+      const answer = await registerClient(found.server, { redirect_uris: [uri] });
+      expect({ uri, status: answer.status, json: answer.json }).toMatchObject({
+        uri,
+        status: 400,
+        json: { error: 'invalid_redirect_uri', error_description: expect.stringContaining(uri) },
+      });
+    }
+    const accepted = await registeredClient(found.server, {
+      redirect_uris: ['com.example.app:/callback', 'cursor://anysphere.cursor-mcp/oauth/callback'],
+    });
+    expect(accepted.redirect_uris).toHaveLength(2);
+  });
+
+  it('control and bidirectional-formatting characters in client metadata, naming the field', async () => {
+    const refusals: Array<[string, Record<string, unknown>, string]> = [
+      // Right-to-left override: "Evil\u202eppa.yrt" reads as a different name on the consent page.
+      ['client_name', { client_name: 'Trusted\u202egnp.exe' }, 'invalid_client_metadata'],
+      ['client_name', { client_name: 'Trusted\u2067App\u2069' }, 'invalid_client_metadata'],
+      ['client_name', { client_name: 'Line\nbreak' }, 'invalid_client_metadata'],
+      ['client_name', { client_name: 'Null\u0000byte' }, 'invalid_client_metadata'],
+      ['client_uri', { client_uri: 'https://client.example.test/\u202e' }, 'invalid_client_metadata'],
+      ['contacts', { contacts: ['ops\u200f@example.test'] }, 'invalid_client_metadata'],
+      ['redirect_uris', { redirect_uris: ['https://client.example.test/\u202ecb'] }, 'invalid_redirect_uri'],
+    ];
+    for (const [field, metadata, error] of refusals) {
+      const answer = await registerClient(found.server, { redirect_uris: [REDIRECT_URI], ...metadata });
+      expect(answer.status, field).toBe(400);
+      expect(answer.json, field).toMatchObject({ error, error_description: expect.stringContaining(field) });
+    }
+    // Other scripts and emoji are text like any other.
+    const named = await registeredClient(found.server, {
+      redirect_uris: [REDIRECT_URI],
+      client_name: 'Café 東京 ✓',
+    });
+    expect(named.client_name).toBe('Café 東京 ✓');
+  });
+
   it('a loopback redirect is matched ignoring its port, but not its path or host', async () => {
     const native = await registeredClient(found.server, {
       redirect_uris: ['http://127.0.0.1/callback'],
@@ -341,6 +426,58 @@ describe('the authorization server refuses', () => {
       expect(refused.status, other).toBe(400);
       expect(refused.headers.get('location'), other).toBeNull();
     }
+  });
+});
+
+describe('client metadata documents are fetched from public addresses only', () => {
+  /** A listener on loopback, standing for a service inside the server's network: it counts connections. */
+  let inside: net.Server;
+  let port: number;
+  let connections = 0;
+  let server: TestServer;
+  let found: Discovery;
+
+  beforeAll(async () => {
+    inside = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    port = await listenOnLoopback(inside);
+    // Every host name resolves to loopback, as a hostile DNS answer would make it.
+    server = await startOAuthTestServer({ resolveHost: async () => [{ address: '127.0.0.1', family: 4 }] });
+    found = await discover(server.url);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await new Promise<void>((resolve) => inside?.close(() => resolve()));
+  });
+
+  const authorizeWithDocument = (clientId: string) =>
+    browse(
+      authorizationUrl(found.server, {
+        clientId,
+        redirectUri: REDIRECT_URI,
+        pkce: pkcePair(),
+        scope: 'leads:read',
+        resource: `${server.config.BASE_URL}/mcp`,
+      }),
+      new CookieJar(),
+    );
+
+  it('a host name that resolves to loopback is refused after resolution, and nothing connects to it', async () => {
+    const answer = await authorizeWithDocument(`https://documents.example.test:${port}/client.json`);
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toContain('invalid_client');
+    expect(connections).toBe(0);
+  });
+
+  it('IPv4-compatible and IPv4-mapped forms of loopback are refused before any request', async () => {
+    for (const host of ['[::7f00:1]', '[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::1]']) {
+      const answer = await authorizeWithDocument(`https://${host}:${port}/client.json`);
+      expect(answer.status, host).toBe(400);
+      expect(await answer.text(), host).toContain('fetch not allowed');
+    }
+    expect(connections).toBe(0);
   });
 });
 

@@ -27,6 +27,11 @@ describe('the account pages', () => {
     await server?.close();
   });
 
+  it('links its sign-in form to the end-session page, for a browser signed in only to connect apps', async () => {
+    const page = await browserOf(server).get('/account');
+    expect(page.text).toContain('<a href="/session/end">Sign this browser out</a>');
+  });
+
   it('answers an unknown email and a wrong password with the same page', async () => {
     const { person } = await createPerson(server.services);
     const wrongPassword = await signInToAccount(browserOf(server), person.email, 'not the password');
@@ -204,7 +209,7 @@ describe('the account pages', () => {
     const page = await browser.get('/account');
     const sessionCookie = browser.cookies.get('hl_session');
     expect(sessionCookie).toBeDefined();
-    const out = await browser.post('/account/logout', { csrf_token: csrfTokenOf(page) });
+    const out = await browser.post('/account/logout', { csrf_token: csrfTokenOf(page, '/account/logout') });
     expect(out.status).toBe(303);
     expect(browser.cookies.has('hl_session')).toBe(false);
     const replayed = new PageClient(server.root);

@@ -281,6 +281,48 @@ describe('the OAuth sign-in and consent pages', () => {
     expect((await page.get('/account')).text).toContain('No apps are connected.');
   });
 
+  it('names who is signed in on the consent page; “Not you?” signs out and starts the same authorization again', async () => {
+    const { person } = await createPerson(server.services);
+    const client = await register('Who is it');
+    const { page, answer: consent } = await signInInNewBrowser(client, 'account:read', person.email);
+    expect(consent.text).toContain(`<dt>Signed in as</dt><dd>${person.email}</dd>`);
+    const uid = consent.url.pathname.split('/').pop();
+    expect(consent.text).toContain(`<form method="post" action="/interaction/${uid}/sign-out">`);
+
+    const signedOut = await page.post(`/interaction/${uid}/sign-out`, { csrf_token: csrfTokenOf(consent) });
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.location?.pathname).toBe('/authorize');
+    expect(Object.fromEntries(signedOut.location?.searchParams ?? [])).toMatchObject({
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      state: 'state-1',
+      scope: 'account:read',
+    });
+    // No one is signed in any more: the same authorization asks for a password.
+    const again = await page.follow(signedOut.location as URL);
+    expect(again.text).toContain('<h1>Sign in to connect Who is it</h1>');
+  });
+
+  it('deletes a registration nobody approved after a week; an approved one lasts as long as its grant', async () => {
+    const clients = server.services.mongo.db.collection<{ _id: string; expires_at?: Date }>('oauth_client');
+    const day = 24 * 3600 * 1000;
+    const expiry = async (clientId: string) =>
+      (await clients.findOne({ _id: clientId }))?.expires_at?.getTime() ?? 0;
+    const unused = await register('Never approved', WEB_REDIRECT_URI);
+    expect(Math.abs((await expiry(unused.client_id)) - (Date.now() + 7 * day))).toBeLessThan(60_000);
+
+    const { person } = await createPerson(server.services);
+    const approved = await register('Approved', WEB_REDIRECT_URI);
+    await approveInNewBrowser(approved, 'account:read', person.email);
+    expect(Math.abs((await expiry(approved.client_id)) - (Date.now() + 97 * day))).toBeLessThan(60_000);
+
+    // Once its time has come it is gone, whether or not MongoDB's TTL monitor has run yet.
+    await clients.updateOne({ _id: unused.client_id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+    const { shown } = await startAuthorization(browser(), unused);
+    expect(shown.status).toBe(400);
+    expect(shown.text).toContain('invalid_client');
+  });
+
   it('offers a signed-in person to continue as themselves, without typing the password again', async () => {
     const { person } = await createPerson(server.services);
     const page = browser();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import type { ResolveHost } from '../../src/oauth/metadata-documents.js';
 import type { PlanName } from '../../src/plans.js';
 import type { Services } from '../../src/services.js';
 import type { Account } from '../../src/stores/accounts.js';
@@ -21,6 +22,8 @@ export async function startOAuthTestServer(
     config?: Record<string, string>;
     /** How client metadata documents are fetched (used with NODE_ENV=development). */
     oauthFetch?: typeof globalThis.fetch;
+    /** How a metadata document's host name resolves (outside development). */
+    resolveHost?: ResolveHost;
   } = {},
 ): Promise<TestServer> {
   const port = await freePort();
@@ -29,11 +32,14 @@ export async function startOAuthTestServer(
     port,
     config: {
       BASE_URL: `http://127.0.0.1:${port}`,
-      // Every client of a test registers from 127.0.0.1: the per-address limit is not what these test.
+      // Every client and browser of a test comes from 127.0.0.1: the per-address limits are not what these test.
       OAUTH_REGISTRATIONS_PER_MINUTE: '1000',
+      SIGN_IN_FORMS_PER_MINUTE: '1000',
+      CLIENT_METADATA_FETCHES_PER_MINUTE: '1000',
       ...options.config,
     },
     ...(options.oauthFetch && { fetch: options.oauthFetch }),
+    ...(options.resolveHost && { resolveHost: options.resolveHost }),
   });
 }
 

@@ -85,9 +85,15 @@ export class PageClient {
   }
 }
 
-/** The value of the `csrf_token` field of the page's (first) form. */
-export function csrfTokenOf(page: PageAnswer): string {
-  const token = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1];
+/**
+ * The value of the `csrf_token` field of the first form of the page's main content, or with
+ * `action`, of the form posting there (the header's sign-out form, `/account/logout`, has a token of
+ * its own).
+ */
+export function csrfTokenOf(page: PageAnswer, action?: string): string {
+  const scope = action === undefined ? page.text.slice(page.text.indexOf('<main')) : page.text;
+  const form = action === undefined ? '' : `<form method="post" action="${action}">\\s*`;
+  const token = new RegExp(`${form}<input type="hidden" name="csrf_token" value="([^"]+)"`).exec(scope)?.[1];
   if (token === undefined)
     throw new Error(`No CSRF token on the page (${page.status}): ${page.text.slice(0, 500)}`);
   return token;

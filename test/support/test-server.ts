@@ -5,6 +5,7 @@ import { createApp } from '../../src/http/app.js';
 import { startHttpServer } from '../../src/http/http-server.js';
 import { startMetricsListener } from '../../src/http/metrics-listener.js';
 import type { Logger } from '../../src/logger.js';
+import type { ResolveHost } from '../../src/oauth/metadata-documents.js';
 import { createOAuthProvider, type OAuthServer } from '../../src/oauth/provider.js';
 import type { PlanName, SubscriptionStatus } from '../../src/plans.js';
 import { createServices, ensureIndexes, type Services } from '../../src/services.js';
@@ -66,6 +67,8 @@ export async function startTestServer(options: {
   port?: number;
   /** How the authorization server fetches client metadata documents (with NODE_ENV=development). */
   fetch?: typeof globalThis.fetch;
+  /** How it resolves a metadata document's host name otherwise. */
+  resolveHost?: ResolveHost;
 }): Promise<TestServer> {
   const config = testConfig({
     BASE_URL: TEST_BASE_URL,
@@ -90,6 +93,7 @@ export async function startTestServer(options: {
     config,
     logger,
     ...(options.fetch && { fetch: options.fetch }),
+    ...(options.resolveHost && { resolveHost: options.resolveHost }),
   });
   const app = createApp({
     services,

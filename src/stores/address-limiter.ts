@@ -1,8 +1,4 @@
-import type { Response } from 'express';
 import { addressBucket } from '../domain/client-address.js';
-
-// Whoever uses the limiter counts addresses the same way; the function itself is pure, in the domain layer.
-export { addressBucket };
 
 /** A bucket refills completely within this window, so an address idle that long is forgotten. */
 const WINDOW_MS = 60_000;
@@ -10,41 +6,32 @@ const WINDOW_MS = 60_000;
 /** About 100 bytes each: the limiter never holds more than a megabyte or two. */
 const DEFAULT_MAX_TRACKED_ADDRESSES = 10_000;
 
-export type FailureVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
-
-/** The 429 for an address over its budget; `tooMany` names what it sent too many of. */
-export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMany: string): void {
-  res
-    .status(429)
-    .set('Retry-After', String(retryAfterSeconds))
-    .json({
-      error: 'rate_limited',
-      error_description: `Too many ${tooMany} from this address. Retry in ${retryAfterSeconds} seconds.`,
-    });
-}
+export type AddressVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
 
 /**
- * Per-address token buckets of failed authentications, kept in memory. Only failures are counted,
- * and only after the credential has been checked: an address over its budget has its failures
- * answered 429 instead of 401, while a valid credential from it is served (behind a proxy or a NAT,
- * many users share one address). Memory is bounded: entries go one window after their last
- * failure, and beyond `maxTrackedAddresses` the least recently failing address is forgotten.
+ * Per-address token buckets, kept in memory: each event an address causes spends one token of its
+ * budget, and the budget refills evenly over a minute. What counts as an event is the caller's:
+ * failed authentications on `/mcp` (counted after the credential was checked, so a valid one is
+ * still served from a busy address), client registrations, sign-in and sign-up form posts, client
+ * metadata documents fetched (docs/security.md). Addresses count by `addressBucket` (an IPv6 /64).
+ * Memory is bounded: entries go one window after their last event, and beyond
+ * `maxTrackedAddresses` the address whose last event is oldest is forgotten.
  */
-export class FailedAuthLimiter {
-  /** In order of last failure, oldest first: the front expires, or is evicted, first. */
+export class AddressLimiter {
+  /** In order of last event, oldest first: the front expires, or is evicted, first. */
   private readonly buckets = new Map<string, { tokens: number; refilledAt: number }>();
   private readonly perMinute: number;
   private readonly refillPerMs: number;
   private readonly maxTrackedAddresses: number;
 
-  constructor(options: { failuresPerMinute: number; maxTrackedAddresses?: number }) {
-    this.perMinute = options.failuresPerMinute;
-    this.refillPerMs = options.failuresPerMinute / WINDOW_MS;
+  constructor(options: { perMinute: number; maxTrackedAddresses?: number }) {
+    this.perMinute = options.perMinute;
+    this.refillPerMs = options.perMinute / WINDOW_MS;
     this.maxTrackedAddresses = options.maxTrackedAddresses ?? DEFAULT_MAX_TRACKED_ADDRESSES;
   }
 
-  /** Counts one failure of `address`; limited when its budget was already spent. */
-  recordFailure(address: string, nowMs: number): FailureVerdict {
+  /** Counts one event of `address`; limited when its budget was already spent. */
+  spend(address: string, nowMs: number): AddressVerdict {
     this.forgetExpired(nowMs);
     const key = addressBucket(address);
     const tokens = this.tokensAt(key, nowMs);

@@ -1,0 +1,28 @@
+import type { RequestHandler, Response } from 'express';
+import { AddressLimiter } from '../stores/address-limiter.js';
+
+/** The 429 for an address over its budget; `tooMany` names what it sent too many of. */
+export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMany: string): void {
+  res
+    .status(429)
+    .set('Retry-After', String(retryAfterSeconds))
+    .json({
+      error: 'rate_limited',
+      error_description: `Too many ${tooMany} from this address. Retry in ${retryAfterSeconds} seconds.`,
+    });
+}
+
+/**
+ * Every request through this handler spends from its address's budget (`req.ip`, so TRUST_PROXY
+ * decides which address that is), before anything else reads it. Used for dynamic client
+ * registrations, so that one address cannot fill the clients collection; answered after the
+ * endpoint's CORS headers (src/http/app.ts), so browser clients can read the refusal.
+ */
+export function limitPerAddress(perMinute: number, tooMany: string): RequestHandler {
+  const limiter = new AddressLimiter({ perMinute });
+  return (req, res, next) => {
+    const verdict = limiter.spend(req.ip ?? 'unknown', Date.now());
+    if (!verdict.limited) return next();
+    refuseOverBudget(res, verdict.retryAfterSeconds, tooMany);
+  };
+}
