@@ -21,16 +21,21 @@ export interface GeoPoint {
   lon: number;
 }
 
+/**
+ * Where a document is. A place we know only as a region or a country (a remote role "in
+ * Germany") has no city; one we could not place at all has only its display text and, when its
+ * source gave them, coordinates.
+ */
 export interface LocationDoc {
   /** Display text, e.g. "Munich, Bavaria, Germany". */
   display: string;
-  city: string;
-  region: string;
-  country_code: string;
-  country_name: string;
-  /** Folded keys of city, region, country name and country code, for `location` filters. */
+  city: string | null;
+  region: string | null;
+  country_code: string | null;
+  country_name: string | null;
+  /** The keys of the city, region and country it lies in (`placeKey`), for `location` filters. */
   keys: string[];
-  geo: GeoPoint;
+  geo: GeoPoint | null;
 }
 
 interface SalaryDoc {

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLeads } from '../../seed/generate-leads.js';
 import type { GeoPoint, LeadDoc } from '../../src/domain/documents.js';
-import { CITIES, distanceKm, locationDoc } from '../../src/reference/gazetteer.js';
+import { distanceKm, findCity, locationDoc } from '../../src/reference/gazetteer.js';
 import {
   callOk,
   connectSeededClient,
@@ -48,7 +48,7 @@ const BEARINGS = [0, 90, 180, 270];
  * other tests count exactly is untouched.
  */
 describe('search_leads radius_km at the boundary', () => {
-  const centre = CITIES.find((city) => city.name === 'Munich');
+  const centre = findCity('Munich');
   if (!centre) throw new Error('no Munich in the gazetteer');
   /** Where each test lead is, by a readable name: "centre", "9.5 km at 90°"... */
   const places = new Map<string, { km: number; geo: GeoPoint }>([

@@ -1,11 +1,12 @@
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CITIES } from '../../src/reference/gazetteer.js';
+import { findCity } from '../../src/reference/gazetteer.js';
 import { createElasticsearchClient, indexNames } from '../../src/stores/elasticsearch.js';
 import {
   createFreshIndices,
   deleteIndices,
   ensureIndices,
+  indexDefinition,
   indexNamesForVersion,
   publishIndices,
 } from '../../src/stores/search-indices.js';
@@ -25,7 +26,7 @@ function seedCommand(prefix: string, ...extra: string[]): Promise<string> {
 }
 
 function city(name: string) {
-  const found = CITIES.find((candidate) => candidate.name === name);
+  const found = findCity(name);
   if (!found) throw new Error(`no city ${name}`);
   return found;
 }
@@ -56,7 +57,7 @@ describe('npm run seed', () => {
     for (const kind of ['leads', 'companies', 'signals'] as const) {
       const aliased = await client.indices.getAlias({ name: aliases[kind] });
       expect(Object.keys(aliased)).toEqual([versioned[kind]]);
-      expect(versioned[kind]).toBe(`${aliases[kind]}-v1`);
+      expect(versioned[kind]).toBe(`${aliases[kind]}-v${indexDefinition(kind).version}`);
     }
     const mapping = await client.indices.getMapping({ index: aliases.leads });
     const leads = Object.values(mapping)[0]?.mappings;
@@ -97,9 +98,11 @@ describe('npm run seed', () => {
   it('matches a place typed in any form through location.keys', async () => {
     const inMunich = await count(aliases.leads, { term: { 'location.city': 'Munich' } });
     expect(inMunich).toBeGreaterThan(0);
-    expect(await count(aliases.leads, { term: { 'location.keys': 'munich' } })).toBe(inMunich);
+    expect(await count(aliases.leads, { term: { 'location.keys': `city:${city('Munich').id}` } })).toBe(
+      inMunich,
+    );
     const inGermany = await count(aliases.leads, { term: { 'location.country_code': 'DE' } });
-    expect(await count(aliases.leads, { term: { 'location.keys': 'de' } })).toBe(inGermany);
+    expect(await count(aliases.leads, { term: { 'location.keys': 'country:de' } })).toBe(inGermany);
   });
 
   it('flags recruitment agencies and closed roles in the expected proportions', async () => {

@@ -65,7 +65,7 @@ describe('buildCompanyRanking', () => {
     expect(notes).toEqual([]);
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
-      { term: { 'location.keys': 'berlin' } },
+      { term: { 'location.keys': 'city:2950159' } },
       { match: { title: { query: 'data engineer', operator: 'and' } } },
       { terms: { skills_key: ['go'] } },
       { term: { industry_key: 'fintech' } },

@@ -39,7 +39,7 @@ const lead: LeadDoc = {
     region: 'Bavaria',
     country_code: 'DE',
     country_name: 'Germany',
-    keys: ['munich', 'bavaria', 'germany', 'de'],
+    keys: ['city:2867714', 'region:de.02', 'country:de'],
     geo: { lat: 48.14, lon: 11.58 },
   },
   company: {
