@@ -3,26 +3,24 @@ import type { Client } from '@elastic/elasticsearch';
 import { z } from 'zod';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { config } from '../src/config.js';
+import type { FeedKind } from '../src/feed/records.js';
+import { numberedRecords } from '../src/ingest/lines.js';
+import { ingest, type KindReport, type Problem } from '../src/ingest/load.js';
+import { Progress } from '../src/ingest/progress.js';
 import { createElasticsearchClient } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
-import {
-  countDocuments,
-  createFreshIndices,
-  INDEX_KINDS,
-  type IndexKind,
-  publishIndices,
-} from '../src/stores/search-indices.js';
+import { countDocuments } from '../src/stores/search-indices.js';
 import { parseDay } from './dates.js';
 import { createDemoAccounts } from './demo-accounts.js';
-import { companyDirectory, generateCompanies } from './generate-companies.js';
+import { writeFeedFiles } from './feed-files.js';
+import { companyDirectory, DEMO_SOURCE, generateCompanies } from './generate-companies.js';
 import { generateLeads } from './generate-leads.js';
 import { generateSignals } from './generate-signals.js';
-import { bulkLoad, DEFAULT_LOAD_OPTIONS, finishBulk, type LoadResult, prepareForBulk } from './load.js';
 
 const USAGE = `Usage: npm run seed -- [options]
 
-Creates the indices from index-mappings/, generates the deterministic demo data set and
-bulk-loads it, then creates the demo accounts.
+Creates the indices from index-mappings/, generates the deterministic demo data set as feed
+records and loads them the way \`npm run ingest\` does, then creates the demo accounts.
 
   --leads N        leads to generate (default 20000)
   --companies N    companies to generate (default 2000)
@@ -32,6 +30,10 @@ bulk-loads it, then creates the demo accounts.
   --prefix P       index prefix (default: INDEX_PREFIX, else "hl")
   --if-empty       load nothing when the leads index already holds documents
   --no-accounts    create no demo accounts (\`npm run demo\` makes its own key)
+  --write-feed DIR write the records to DIR as gzipped NDJSON (companies, leads, signals
+                   .ndjson.gz) instead of loading them: input for \`npm run ingest\`
+  --changes N      with --write-feed, also leads-changes.ndjson.gz: N of the leads again,
+                   their salaries raised and every tenth closed (an upsert to measure)
   --help           show this help
 
 Elasticsearch: ELASTICSEARCH_URL, else the stack started by \`npm run stack:up\`, else http://127.0.0.1:9200.`;
@@ -71,6 +73,8 @@ const flagsSchema = z.object({
     .optional(),
   'if-empty': z.boolean().default(false),
   'no-accounts': z.boolean().default(false),
+  'write-feed': z.string().min(1, '--write-feed needs a folder').optional(),
+  changes: count('changes', 0),
 });
 
 type Flags = z.infer<typeof flagsSchema>;
@@ -87,6 +91,8 @@ function parseFlags(argv: string[]): Flags | 'help' {
       prefix: { type: 'string' },
       'if-empty': { type: 'boolean' },
       'no-accounts': { type: 'boolean' },
+      'write-feed': { type: 'string' },
+      changes: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -105,55 +111,71 @@ function parseFlags(argv: string[]): Flags | 'help' {
 
 class UsageError extends Error {}
 
-function report(kind: IndexKind, result: LoadResult): string {
-  const rate = result.seconds > 0 ? Math.round(result.indexed / result.seconds) : result.indexed;
+function report(result: KindReport): string {
+  const indexed = result.inserted + result.updated + result.unchanged;
+  const rate = result.seconds > 0 ? Math.round(indexed / result.seconds) : indexed;
   const failed = result.failed > 0 ? `, ${result.failed.toLocaleString('en-GB')} FAILED` : '';
-  return `${kind.padEnd(10)} ${result.indexed.toLocaleString('en-GB').padStart(10)} indexed${failed} in ${result.seconds.toFixed(1)} s (${rate.toLocaleString('en-GB')} docs/s)`;
+  return `${result.kind.padEnd(10)} ${indexed.toLocaleString('en-GB').padStart(10)} indexed${failed} in ${result.seconds.toFixed(1)} s (${rate.toLocaleString('en-GB')} docs/s)`;
 }
 
-/** Builds fresh indices, loads the generated documents and publishes the aliases; false if any document failed. */
+/** The generated records of each kind, streamed: only the company directory is held in memory. */
+function demoRecords(flags: Flags) {
+  const options = { seed: flags.seed, now: flags.now };
+  const companies = companyDirectory(flags.companies, options);
+  return {
+    companies: () => generateCompanies(flags.companies, options),
+    leads: () => generateLeads(flags.leads, companies, options),
+    signals: () => generateSignals(flags.signals, companies, options),
+  };
+}
+
+/**
+ * Loads the generated records through the ingest path into fresh versioned indices and
+ * publishes the aliases; false if any record was refused or any document not written.
+ */
 async function loadData(
   client: Client,
   prefix: string,
   flags: Flags,
   elasticsearchUrl: string,
 ): Promise<boolean> {
-  const options = { seed: flags.seed, now: flags.now };
   console.log(
     `Seeding ${elasticsearchUrl} prefix "${prefix}": ${flags.leads.toLocaleString('en-GB')} leads, ` +
       `${flags.companies.toLocaleString('en-GB')} companies, ${flags.signals.toLocaleString('en-GB')} signals ` +
       `(seed ${flags.seed}, as of ${flags.now})`,
   );
-  const startedAt = performance.now();
-  const indices = await createFreshIndices(client, prefix);
-  const companies = companyDirectory(flags.companies, options);
-  const sources = {
-    companies: { total: flags.companies, documents: () => generateCompanies(flags.companies, options) },
-    leads: { total: flags.leads, documents: () => generateLeads(flags.leads, companies, options) },
-    signals: { total: flags.signals, documents: () => generateSignals(flags.signals, companies, options) },
+  const records = demoRecords(flags);
+  const problems: Problem[] = [];
+  const totals: Record<FeedKind, number> = {
+    companies: flags.companies,
+    leads: flags.leads,
+    signals: flags.signals,
   };
-  const results = new Map<IndexKind, LoadResult>();
-  for (const kind of INDEX_KINDS) {
-    await prepareForBulk(client, indices[kind]);
-    const { total, documents } = sources[kind];
-    const result = await bulkLoad(client, indices[kind], documents(), total, {
-      ...DEFAULT_LOAD_OPTIONS,
-      progressLabel: kind,
-    });
-    await finishBulk(client, indices[kind], kind);
-    results.set(kind, result);
+  const result = await ingest(
+    {
+      companies: numberedRecords(records.companies()),
+      leads: numberedRecords(records.leads()),
+      signals: numberedRecords(records.signals()),
+    },
+    {
+      client,
+      prefix,
+      mode: 'fresh',
+      source: DEMO_SOURCE,
+      today: flags.now,
+      batchSize: 2000,
+      onProblem: (problem) => {
+        if (problem.severity === 'error') problems.push(problem);
+      },
+      progress: (kind) => new Progress(kind, totals[kind]),
+    },
+  );
+  for (const kind of result.kinds) console.log(report(kind));
+  console.log(`Total time ${result.seconds.toFixed(1)} s.`);
+  for (const problem of problems.slice(0, 5)) {
+    console.error(`${problem.kind} record ${problem.line}: ${problem.field}: ${problem.reason}`);
   }
-  await publishIndices(client, prefix);
-
-  for (const [kind, result] of results) console.log(report(kind, result));
-  console.log(`Total time ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
-
-  const failures = [...results.values()].filter((result) => result.failed > 0);
-  for (const result of failures) {
-    console.error(`${result.index}: ${result.failed} documents were not indexed, e.g.:`);
-    for (const sample of result.failureSamples) console.error(`  ${sample}`);
-  }
-  return failures.length === 0;
+  return problems.length === 0 && result.published;
 }
 
 async function seed(flags: Flags): Promise<number> {
@@ -166,6 +188,12 @@ async function seed(flags: Flags): Promise<number> {
     BACKEND_TIMEOUT_MS: 300_000,
   });
   try {
+    if (flags['write-feed'] !== undefined) {
+      const written = await writeFeedFiles(flags['write-feed'], demoRecords(flags), flags.changes);
+      for (const file of written)
+        console.log(`Wrote ${file.records.toLocaleString('en-GB')} records to ${file.path}`);
+      return 0;
+    }
     const existing = flags['if-empty'] ? await countDocuments(client, prefix, 'leads') : 0;
     if (existing > 0) {
       console.log(

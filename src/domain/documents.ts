@@ -87,16 +87,29 @@ export interface LeadDetailsDoc {
   };
 }
 
-export interface LeadDoc {
+/** What every indexed document keeps of the feed record it was derived from (docs/feed.md). */
+interface FeedOrigin {
+  /** The record's source, e.g. "greenhouse:acme". */
+  source: string;
+  /** SHA-256 of the document without `seq` and `fingerprint`: the same record ingested again changes nothing. */
+  fingerprint: string;
+}
+
+export interface LeadDoc extends FeedOrigin {
+  /** `ld_` + 10 base62 characters derived from `source` and `source_id` (src/feed/ids.ts). */
   id: string;
-  /** Unique, dense, increasing with creation: the `search_after` tiebreaker. */
+  /** Unique, increasing with creation, kept for good: the `search_after` tiebreaker. */
   seq: number;
+  source_id: string;
   title: string;
   /** Folded title, for the `title` aggregation's key. */
   title_key: string;
-  title_family: string;
+  title_family: string | null;
+  /** False once the source closed the role (docs/feed.md, "The lifecycle"). */
   is_open: boolean;
   posted_date: string;
+  /** The last day the role is open, when its source says. */
+  expires_at: string | null;
   location: LocationDoc;
   company: {
     id: string | null;
@@ -126,9 +139,12 @@ export interface LeadDoc {
   details: LeadDetailsDoc;
 }
 
-export interface CompanyDoc {
+export interface CompanyDoc extends FeedOrigin {
+  /** `co_` + 10 base62 characters derived from `key`. */
   id: string;
   seq: number;
+  /** The feed's key for the company, which leads and signals name it by. */
+  key: string;
   name: string;
   name_key: string;
   logo_url: string | null;
@@ -148,11 +164,15 @@ export interface CompanyDoc {
   is_agency: boolean;
   office_locations: string[];
   social_links: SocialLink[];
+  /** Copied onto its roles' details (`company_tags`). */
+  tags: string[];
 }
 
-export interface SignalDoc {
+export interface SignalDoc extends FeedOrigin {
+  /** `sg_` + 10 base62 characters derived from `source` and `source_id`. */
   id: string;
   seq: number;
+  source_id: string;
   company: {
     id: string;
     name: string;

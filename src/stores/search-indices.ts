@@ -48,11 +48,11 @@ export function indexNamesForVersion(prefix: string): IndexNames {
   return mapKinds((kind) => `${aliases[kind]}-v${indexDefinition(kind).version}`);
 }
 
-/** Every versioned index of `kind` under `prefix`, whatever its version. */
+/** Every versioned index of `kind` under `prefix`, whatever its version or generation (`-v2`, `-v2-g<time>`). */
 async function existingVersions(client: Client, prefix: string, kind: IndexKind): Promise<string[]> {
   const alias = indexNames(prefix)[kind];
   const resolved = await client.indices.resolveIndex({ name: `${alias}-v*`, expand_wildcards: 'all' });
-  const versioned = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v\\d+$`);
+  const versioned = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v\\d+(?:-g\\d+)?$`);
   return resolved.indices.map((index) => index.name).filter((name) => versioned.test(name));
 }
 
@@ -104,17 +104,26 @@ export async function createFreshIndices(client: Client, prefix: string): Promis
   return versioned;
 }
 
-/** Moves every alias to its current version in one atomic call, then drops the other versions. */
-export async function publishIndices(client: Client, prefix: string): Promise<void> {
+/**
+ * Moves aliases to new indices in one atomic call, then drops every other version and generation
+ * of those kinds: by default every alias to its current version, or only the kinds given in
+ * `targets` (a snapshot's new generations, src/stores/feed-indices.ts).
+ */
+export async function publishIndices(
+  client: Client,
+  prefix: string,
+  targets: Partial<Record<IndexKind, string>> = indexNamesForVersion(prefix),
+): Promise<void> {
   const aliases = indexNames(prefix);
-  const versioned = indexNamesForVersion(prefix);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   const stale: string[] = [];
   for (const kind of INDEX_KINDS) {
-    const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== versioned[kind]);
+    const target = targets[kind];
+    if (target === undefined) continue;
+    const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== target);
     for (const name of older)
       actions.push({ remove: { index: name, alias: aliases[kind], must_exist: false } });
-    actions.push({ add: { index: versioned[kind], alias: aliases[kind] } });
+    actions.push({ add: { index: target, alias: aliases[kind] } });
     stale.push(...older);
   }
   await client.indices.updateAliases({ actions });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'foundation', paths: ['src/errors.ts', 'src/config.ts', 'src/logger.ts', 'src/metrics.ts'] },
-  { name: 'domain', paths: ['src/domain/', 'src/reference/', 'src/plans.ts'] },
+  { name: 'domain', paths: ['src/domain/', 'src/reference/', 'src/feed/', 'src/plans.ts'] },
   { name: 'auth', paths: ['src/auth/'] },
   { name: 'schemas', paths: ['src/schemas/'] },
   { name: 'search', paths: ['src/search/'] },
@@ -23,7 +23,7 @@ const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'mcp', paths: ['src/mcp/'] },
   { name: 'oauth', paths: ['src/oauth/', 'src/pages/'] },
   { name: 'http', paths: ['src/http/'] },
-  { name: 'entry', paths: ['src/main.ts', 'src/admin/'] },
+  { name: 'entry', paths: ['src/main.ts', 'src/admin/', 'src/ingest/'] },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

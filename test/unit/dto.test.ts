@@ -28,11 +28,15 @@ const quota = { used: 3, limit: null, remaining: null, resets_at: '2026-11-19T00
 const lead: LeadDoc = {
   id: 'ld_7Hq2xK9pLm',
   seq: 42,
+  source: 'test',
+  source_id: 'backend-1',
+  fingerprint: 'f',
   title: 'Senior Backend Engineer',
   title_key: 'senior backend engineer',
   title_family: 'backend',
   is_open: true,
   posted_date: '2026-11-10',
+  expires_at: null,
   location: {
     display: 'Munich, Bavaria, Germany',
     city: 'Munich',
@@ -95,6 +99,10 @@ const lead: LeadDoc = {
 const company: CompanyDoc = {
   id: 'co_3Fk9Qw2ZrT',
   seq: 7,
+  key: 'acme',
+  source: 'test',
+  fingerprint: 'f',
+  tags: [],
   name: 'Acme',
   name_key: 'acme',
   logo_url: null,
@@ -118,6 +126,9 @@ const company: CompanyDoc = {
 const signal: SignalDoc = {
   id: 'sg_1Ab2Cd3Ef4',
   seq: 3,
+  source: 'test',
+  source_id: 'news-1',
+  fingerprint: 'f',
   company: { id: 'co_3Fk9Qw2ZrT', name: 'Acme', name_key: 'acme', logo_url: null, size_band: 'scale_up' },
   category: 'funding',
   polarity: 'positive',
