@@ -272,6 +272,11 @@ export async function runIngest(argv: readonly string[], io: IngestIo): Promise<
     );
     rejects?.write(`${JSON.stringify(problem)}\n`);
   };
+  // Ctrl-C stops at the next record; a snapshot then drops what it built and the live indices stay.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     io.stderr(
       `Ingesting into ${settings.ELASTICSEARCH_URL} prefix "${prefix}": ${flags.mode}${flags['dry-run'] ? ' (dry run)' : ''}` +
@@ -287,6 +292,7 @@ export async function runIngest(argv: readonly string[], io: IngestIo): Promise<
       maxRejects: flags['max-rejects'],
       onProblem: report,
       progress: (kind) => new Progress(kind, undefined),
+      signal: stop.signal,
     });
     io.stdout(summaryTable(result));
     const read = result.kinds.reduce((sum, kind) => sum + kind.read, 0);
@@ -306,6 +312,8 @@ export async function runIngest(argv: readonly string[], io: IngestIo): Promise<
     }
     return result.kinds.some((kind) => kind.failed > 0) ? 1 : 0;
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await client.close();
     await new Promise<void>((resolve) => (rejects ? rejects.end(resolve) : resolve()));
   }

@@ -108,6 +108,8 @@ export interface IngestOptions {
   progress?: (kind: FeedKind) => Progress | undefined;
   batchSize?: number;
   concurrency?: number;
+  /** Stops the run at the next record (Ctrl-C): a snapshot then publishes nothing and drops what it built. */
+  signal?: AbortSignal;
 }
 
 const COMPANY_CACHE_SIZE = 50_000;
@@ -335,7 +337,7 @@ export class IngestRun {
         { field: 'source', reason: 'is required: give it in the record or with --source' },
         'error',
       );
-    } else if (mode === 'snapshot' && source !== undefined && effective !== source) {
+    } else if (kind === 'leads' && mode === 'snapshot' && source !== undefined && effective !== source) {
       this.problem(
         kind,
         line,
@@ -352,6 +354,10 @@ export class IngestRun {
     let batch: Array<{ line: number; value: unknown }> = [];
     try {
       for await (const entry of input) {
+        if (this.options.signal?.aborted) {
+          this.abortReason = 'stopped before the end of the input';
+          throw new RunAborted(this.abortReason);
+        }
         report.read++;
         progress?.advance(1);
         if ('error' in entry) {

@@ -70,10 +70,11 @@ async function createIndex(client: Client, kind: IndexKind, name: string): Promi
 }
 
 /**
- * Makes sure each alias exists and points at an index: creates the current version's index
- * when missing and gives the alias to it when no index holds the alias yet. An alias on an
- * older version is left alone (the seed moves it once the new index is loaded). With
- * `recreate`, every version under the prefix is dropped first and empty indices are created.
+ * Makes sure each alias exists and points at an index: when no index holds the alias yet,
+ * creates the current version's index and gives the alias to it. An alias on any index (an
+ * older version, a snapshot's generation) is left alone: the seed and ingest move it once a new
+ * index is loaded. With `recreate`, every version under the prefix is dropped first and empty
+ * indices are created.
  */
 export async function ensureIndices(
   client: Client,
@@ -84,9 +85,9 @@ export async function ensureIndices(
   const aliases = indexNames(prefix);
   const versioned = indexNamesForVersion(prefix);
   for (const kind of INDEX_KINDS) {
+    if (await client.indices.existsAlias({ name: aliases[kind] })) continue;
     await createIndex(client, kind, versioned[kind]);
-    const aliasExists = await client.indices.existsAlias({ name: aliases[kind] });
-    if (!aliasExists) await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
+    await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
   }
   return aliases;
 }
