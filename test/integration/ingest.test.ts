@@ -152,10 +152,10 @@ describe('npm run ingest: the lifecycle of roles', () => {
     const closed = await callOk(client, 'get_lead', { lead_id: id('C') });
     expect(closed.lead).toMatchObject({ is_open: false, details: null });
     expect(closed.notes.join(' ')).toMatch(/closed/);
-    const refused = toolError(
-      await client.callTool({ name: 'enrich_lead', arguments: { lead_id: id('D') } }),
-    );
-    expect(refused).toMatchObject({ code: 'invalid_argument', details: { reason: 'role_closed' } });
+    expect(await callError(client, 'enrich_lead', { lead_id: id('D') })).toMatchObject({
+      code: 'invalid_argument',
+      details: { reason: 'role_closed' },
+    });
   });
 
   it('a second snapshot closes what it no longer lists, reopens what came back, keeps other sources', async () => {
@@ -176,9 +176,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
     expect((await lead('C')).is_open).toBe(true);
     expect((await lead('E')).is_open).toBe(false);
     expect((await lead('X', 'crm')).is_open).toBe(true);
-    expect(
-      toolError(await client.callTool({ name: 'enrich_lead', arguments: { lead_id: id('E') } })),
-    ).toMatchObject({
+    expect(await callError(client, 'enrich_lead', { lead_id: id('E') })).toMatchObject({
       code: 'invalid_argument',
       details: { reason: 'role_closed' },
     });
