@@ -45,7 +45,7 @@ export interface CompanyRef {
 }
 
 /** The key of the company at `index`: the seed keeps companies of different seeds apart. */
-export function demoCompanyKey(seed: number, index: number): string {
+function demoCompanyKey(seed: number, index: number): string {
   return `demo-${seed}-${index + 1}`;
 }
 

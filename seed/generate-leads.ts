@@ -200,7 +200,7 @@ const SUMMARY_STYLES: ReadonlyArray<(posting: Posting, city: City) => string> = 
 ];
 
 /** The source id of the `index`-th generated role: the seed keeps roles of different seeds apart. */
-export function demoLeadSourceId(seed: number, index: number): string {
+function demoLeadSourceId(seed: number, index: number): string {
   return `${seed}-${index + 1}`;
 }
 

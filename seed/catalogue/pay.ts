@@ -1,4 +1,4 @@
-import type { Currency, EmploymentType, ExperienceLevel } from '../../src/domain/enums.js';
+import type { Currency, ExperienceLevel } from '../../src/domain/enums.js';
 
 /**
  * Pay bands. A posting's annual midpoint is the level's UK figure × the country's factor

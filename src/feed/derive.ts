@@ -112,7 +112,7 @@ interface PlacedLocation {
  * as the point and name the city when the text does not. Without coordinates a city's centre is
  * the point (geocoding).
  */
-export function deriveLocation(location: {
+function deriveLocation(location: {
   text?: string | undefined;
   lat?: number | undefined;
   lon?: number | undefined;

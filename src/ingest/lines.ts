@@ -5,7 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { FeedLine } from './load.js';
 
 /** A line longer than this is refused rather than parsed: no record comes near it. */
-export const MAX_LINE_CHARACTERS = 1_000_000;
+const MAX_LINE_CHARACTERS = 1_000_000;
 
 /** `stream` decompressed when its first two bytes are gzip's magic number, else as it is. */
 async function gunzippedIfNeeded(stream: Readable): Promise<Readable> {

@@ -53,7 +53,7 @@ import type { Progress } from './progress.js';
  * being written, and a bounded cache of company facts.
  */
 
-export type IngestMode = 'upsert' | 'snapshot' | 'fresh';
+type IngestMode = 'upsert' | 'snapshot' | 'fresh';
 
 /** One line of input: its number and parsed value, or why it could not be parsed. */
 export type FeedLine = { line: number; value: unknown } | { line: number; error: string };
@@ -180,7 +180,7 @@ type LeadDocDraft = Omit<LeadDoc, 'seq' | 'fingerprint'>;
 type CompanyDocDraft = Omit<CompanyDoc, 'seq' | 'fingerprint'>;
 type SignalDocDraft = Omit<SignalDoc, 'seq' | 'fingerprint'>;
 
-export class IngestRun {
+class IngestRun {
   private readonly report = new Map<FeedKind, KindReport>();
   private readonly targets: Partial<Record<FeedKind, string>> = {};
   private readonly lookups: Partial<Record<FeedKind, string | null>> = {};
