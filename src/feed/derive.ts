@@ -106,6 +106,10 @@ interface PlacedLocation {
   placed: boolean;
 }
 
+/** Places by location text: feeds repeat the same few thousand texts; bounded like `foldedKeys`. */
+const placesByText = new Map<string, PlacedLocation>();
+const PLACES_KEPT = 20_000;
+
 /**
  * The indexed location of a record's `{ text, lat, lon }`. The text names the place (any city,
  * region or country, as `placeInText` reads job-board text); coordinates, when given, are kept
@@ -113,6 +117,22 @@ interface PlacedLocation {
  * the point (geocoding).
  */
 function deriveLocation(location: {
+  text?: string | undefined;
+  lat?: number | undefined;
+  lon?: number | undefined;
+}): PlacedLocation {
+  if (location.lat === undefined && location.text !== undefined) {
+    const known = placesByText.get(location.text);
+    if (known) return known;
+    if (placesByText.size >= PLACES_KEPT) placesByText.clear();
+    const placed = placeOf(location);
+    placesByText.set(location.text, placed);
+    return placed;
+  }
+  return placeOf(location);
+}
+
+function placeOf(location: {
   text?: string | undefined;
   lat?: number | undefined;
   lon?: number | undefined;

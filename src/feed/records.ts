@@ -233,9 +233,17 @@ function firstProblem(error: z.ZodError): RecordProblem {
   };
 }
 
+let latest = { today: '', day: '' };
+
 /** The day after `today`: the latest date a record may carry, for sources a timezone ahead. */
 function latestDay(today: string): string {
-  return new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  if (latest.today !== today) {
+    latest = {
+      today,
+      day: new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+    };
+  }
+  return latest.day;
 }
 
 function notInFuture(field: string, value: string, today: string): RecordProblem | undefined {

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FeedLine } from './load.js';
@@ -26,27 +25,50 @@ export function openFeed(file: string, stdin: Readable = process.stdin): Promise
   return gunzippedIfNeeded(file === '-' ? stdin : createReadStream(file, { highWaterMark: 1 << 20 }));
 }
 
+function tooLong(number: number): FeedLine {
+  return { line: number, error: `longer than ${MAX_LINE_CHARACTERS.toLocaleString('en-GB')} characters` };
+}
+
+/** The line's entry: its parsed value, or why it is refused. */
+function parsedLine(number: number, text: string): FeedLine {
+  if (text.length > MAX_LINE_CHARACTERS) return tooLong(number);
+  try {
+    return { line: number, value: JSON.parse(text) };
+  } catch (error) {
+    return { line: number, error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 /**
- * The lines of an NDJSON stream, each parsed, numbered from 1. Blank lines are skipped; a line
- * that is not JSON, or longer than MAX_LINE_CHARACTERS, becomes an error entry with its line
- * number. Streaming: one line is held at a time.
+ * The lines of an NDJSON stream, each parsed, numbered from 1 (a `\r\n` ending is accepted).
+ * Blank lines are skipped; a line that is not JSON, or longer than MAX_LINE_CHARACTERS, becomes
+ * an error entry with its line number. Streaming: a chunk of the input and one unfinished line
+ * are held at a time; a line past the limit is dropped as it arrives rather than kept.
  */
 export async function* ndjsonLines(stream: Readable): AsyncGenerator<FeedLine> {
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  stream.setEncoding('utf8');
   let number = 0;
-  for await (const text of lines) {
-    number++;
-    if (text.trim() === '') continue;
-    if (text.length > MAX_LINE_CHARACTERS) {
-      yield { line: number, error: `longer than ${MAX_LINE_CHARACTERS.toLocaleString('en-GB')} characters` };
-      continue;
+  let pending = '';
+  let overlong = false;
+  for await (const chunk of stream as AsyncIterable<string>) {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      number++;
+      const text = overlong ? '' : pending + chunk.slice(start, end);
+      start = end + 1;
+      if (overlong) yield tooLong(number);
+      else if (text.trim() !== '') yield parsedLine(number, text.endsWith('\r') ? text.slice(0, -1) : text);
+      pending = '';
+      overlong = false;
     }
-    try {
-      yield { line: number, value: JSON.parse(text) };
-    } catch (error) {
-      yield { line: number, error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    if (!overlong) pending += chunk.slice(start);
+    if (pending.length > MAX_LINE_CHARACTERS) {
+      overlong = true;
+      pending = '';
     }
   }
+  if (overlong) yield tooLong(number + 1);
+  else if (pending.trim() !== '') yield parsedLine(number + 1, pending);
 }
 
 /** Records already in memory (the seed's generators, the importers), numbered as lines. */

@@ -121,10 +121,10 @@ class RunAborted extends Error {}
 interface Existing {
   seq: number;
   fingerprint: string;
-  is_open?: boolean;
-  source?: string;
-  source_id?: string;
-  key?: string;
+  is_open?: boolean | undefined;
+  source?: string | undefined;
+  source_id?: string | undefined;
+  key?: string | undefined;
 }
 
 /** A document ready to write, its JSON built once: `seq` and `fingerprint` first, then the derived fields. */
@@ -352,25 +352,37 @@ class IngestRun {
   private async loadKind(kind: FeedKind, input: FeedInput, report: KindReport): Promise<void> {
     const progress = this.options.progress?.(kind);
     let batch: Array<{ line: number; value: unknown }> = [];
-    try {
-      for await (const entry of input) {
-        if (this.options.signal?.aborted) {
-          this.abortReason = 'stopped before the end of the input';
-          throw new RunAborted(this.abortReason);
-        }
-        report.read++;
+    const flush = async () => {
+      progress?.advance(batch.length);
+      const full = batch;
+      batch = [];
+      await this.loadBatch(kind, full, report);
+    };
+    /** Takes one line; a promise only when it completes a batch, so a synchronous input runs without a tick per line. */
+    const take = (entry: FeedLine): Promise<void> | undefined => {
+      if (this.options.signal?.aborted) {
+        this.abortReason = 'stopped before the end of the input';
+        throw new RunAborted(this.abortReason);
+      }
+      report.read++;
+      if ('error' in entry) {
         progress?.advance(1);
-        if ('error' in entry) {
-          this.problem(kind, entry.line, { field: '(line)', reason: entry.error }, 'error');
-          continue;
-        }
-        batch.push(entry);
-        if (batch.length >= this.batchSize) {
-          await this.loadBatch(kind, batch, report);
-          batch = [];
+        this.problem(kind, entry.line, { field: '(line)', reason: entry.error }, 'error');
+        return undefined;
+      }
+      batch.push(entry);
+      return batch.length >= this.batchSize ? flush() : undefined;
+    };
+    try {
+      if (Symbol.asyncIterator in input) {
+        for await (const entry of input) await take(entry);
+      } else {
+        for (const entry of input) {
+          const flushing = take(entry);
+          if (flushing) await flushing;
         }
       }
-      if (batch.length > 0) await this.loadBatch(kind, batch, report);
+      if (batch.length > 0) await flush();
       await this.drain();
     } finally {
       progress?.finish();
@@ -629,14 +641,8 @@ class IngestRun {
     doc: { seq: number; is_open?: boolean | undefined; source?: string; source_id?: string; key?: string },
     serialised: { json: string; fingerprint: string },
   ): BulkItem {
-    this.pending.set(id, {
-      seq: doc.seq,
-      fingerprint: serialised.fingerprint,
-      ...(doc.is_open === undefined ? {} : { is_open: doc.is_open }),
-      ...(doc.source === undefined ? {} : { source: doc.source }),
-      ...(doc.source_id === undefined ? {} : { source_id: doc.source_id }),
-      ...(doc.key === undefined ? {} : { key: doc.key }),
-    });
+    // A fresh load looks nothing up, so it needs no record of what is in flight.
+    if (this.options.mode !== 'fresh') this.pending.set(id, { ...doc, fingerprint: serialised.fingerprint });
     return indexItem(id, serialised.json);
   }
 
