@@ -173,6 +173,16 @@ class CityTable {
     } else if (!found.includes(slot)) found.push(slot);
   }
 
+  /** Gives back the room the arrays grew into beyond the last city (up to half of them). */
+  trim(): void {
+    this.ids = this.ids.slice(0, this.size);
+    this.lat = this.lat.slice(0, this.size);
+    this.lon = this.lon.slice(0, this.size);
+    this.population = this.population.slice(0, this.size);
+    this.country = this.country.slice(0, this.size);
+    this.region = this.region.slice(0, this.size);
+  }
+
   slotsNamed(key: string): readonly number[] {
     const found = this.byName.get(key);
     if (found === undefined) return [];
@@ -272,6 +282,8 @@ eachTsvRow(geonamesCitiesFile(), (line, tabs) => {
     for (const alias of field(3).split(',')) if (alias.length <= 60) table.addName(alias, slot);
   }
 });
+
+table.trim();
 
 function cityAt(slot: number): City {
   const region = table.region[slot] as number;
