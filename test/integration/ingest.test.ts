@@ -83,6 +83,16 @@ describe('npm run ingest: the lifecycle of roles', () => {
   const lead = async (sourceId: string, source = SOURCE) =>
     (await callOk(client, 'get_lead', { lead_id: id(sourceId, source) })).lead;
 
+  const liveLeadsIndex = async () =>
+    Object.keys(await indices.client.indices.getAlias({ name: indices.indices.leads }))[0] as string;
+  /** The alias still on `live`, no other generation left behind, and the same open roles served. */
+  const expectServing = async (live: string, openBefore: number) => {
+    expect(await liveLeadsIndex()).toBe(live);
+    const generations = await indices.client.indices.resolveIndex({ name: `${indices.indices.leads}-*` });
+    expect(generations.indices.map((index) => index.name)).toEqual([live]);
+    expect(await openTotal()).toBe(openBefore);
+  };
+
   beforeAll(async () => {
     folder = mkdtempSync(path.join(tmpdir(), 'hiring-leads-ingest-'));
     indices = await openPrivateIndices('ingest');
@@ -159,8 +169,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
   });
 
   it('a second snapshot closes what it no longer lists, reopens what came back, keeps other sources', async () => {
-    const live = await indices.client.indices.getAlias({ name: indices.indices.leads });
-    const before = Object.keys(live)[0] as string;
+    const before = await liveLeadsIndex();
     const result = await ingest(
       '--leads',
       file('snapshot-2.ndjson', [role('A'), role('C'), role('F')]),
@@ -192,9 +201,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
       charged_credits: 0,
     });
 
-    const after = Object.keys(
-      await indices.client.indices.getAlias({ name: indices.indices.leads }),
-    )[0] as string;
+    const after = await liveLeadsIndex();
     expect(after).not.toBe(before);
     expect(after.startsWith(`${indexNamesForVersion(indices.prefix).leads}-g`)).toBe(true);
     expect(await indices.client.indices.exists({ index: before })).toBe(false);
@@ -248,9 +255,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
   });
 
   it('--max-rejects fails a snapshot and leaves the live index as it was', async () => {
-    const live = Object.keys(
-      await indices.client.indices.getAlias({ name: indices.indices.leads }),
-    )[0] as string;
+    const live = await liveLeadsIndex();
     const openBefore = await openTotal();
     const result = await ingest(
       '--leads',
@@ -264,18 +269,11 @@ describe('npm run ingest: the lifecycle of roles', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/more than 2 records were rejected.*the live indices are unchanged/);
-    expect(Object.keys(await indices.client.indices.getAlias({ name: indices.indices.leads }))).toEqual([
-      live,
-    ]);
-    const generations = await indices.client.indices.resolveIndex({ name: `${indices.indices.leads}-*` });
-    expect(generations.indices.map((index) => index.name)).toEqual([live]);
-    expect(await openTotal()).toBe(openBefore);
+    await expectServing(live, openBefore);
   });
 
   it('a snapshot stopped half-way (Ctrl-C) drops what it built and leaves the live index serving', async () => {
-    const live = Object.keys(
-      await indices.client.indices.getAlias({ name: indices.indices.leads }),
-    )[0] as string;
+    const live = await liveLeadsIndex();
     const openBefore = await openTotal();
     const stop = new AbortController();
     function* manyRoles() {
@@ -297,12 +295,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
     );
     expect(result).toMatchObject({ aborted: 'stopped before the end of the input', published: false });
     expect(result.kinds[0]?.inserted).toBeGreaterThanOrEqual(1000);
-    expect(Object.keys(await indices.client.indices.getAlias({ name: indices.indices.leads }))).toEqual([
-      live,
-    ]);
-    const generations = await indices.client.indices.resolveIndex({ name: `${indices.indices.leads}-*` });
-    expect(generations.indices.map((index) => index.name)).toEqual([live]);
-    expect(await openTotal()).toBe(openBefore);
+    await expectServing(live, openBefore);
   });
 
   it('refuses a bad command line with the usage', async () => {

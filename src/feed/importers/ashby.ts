@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EmploymentType, SalaryPeriod } from '../../domain/enums.js';
 import {
+  convertJobs,
   dayOf,
   employmentTypeOf,
   type Imported,
@@ -69,25 +70,12 @@ const board = z.looseObject({ jobs: z.array(z.unknown()) });
 export function importAshby(body: unknown, options: ImportOptions): Imported {
   const parsed = board.safeParse(body);
   if (!parsed.success) throw new Error('not an Ashby job board: expected an object with a "jobs" list');
-  const result: Imported = { records: [], skipped: [] };
-  parsed.data.jobs.forEach((raw, index) => {
-    const number = index + 1;
-    const checked = job.safeParse(raw);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      result.skipped.push({
-        job: number,
-        field: issue?.path.join('.') || '(job)',
-        reason: issue?.message ?? 'not a job',
-      });
-      return;
-    }
-    const posting = checked.data;
-    if (posting.isListed === false) return;
+  return convertJobs(parsed.data.jobs, job, (posting, number, skipped) => {
+    if (posting.isListed === false) return [];
     const id = posting.id ?? posting.jobUrl;
     if (!id) {
-      result.skipped.push({ job: number, field: 'id', reason: 'the job has neither an id nor a jobUrl' });
-      return;
+      skipped.push({ job: number, field: 'id', reason: 'the job has neither an id nor a jobUrl' });
+      return [];
     }
     const components = [
       ...(posting.compensation?.summaryComponents ?? []),
@@ -109,34 +97,28 @@ export function importAshby(body: unknown, options: ImportOptions): Imported {
             period: INTERVALS[pay.interval ?? ''],
           },
           number,
-          result.skipped,
+          skipped,
         )
       : null;
     const stated = posting.workplaceType ?? (posting.isRemote ? 'Remote' : undefined);
     const summary = summaryOf(posting.descriptionPlain ?? undefined);
-    result.records.push(
-      ...recordsPerPlace(
-        {
-          title: posting.title,
-          company: options.company,
-          posted_date: dayOf(posting.publishedAt, options.today),
-          employment_type:
-            EMPLOYMENT[posting.employmentType ?? ''] ??
-            employmentTypeOf(posting.employmentType ?? undefined, posting.title),
-          work_type: workTypeOf(stated, posting.location ?? undefined),
-          salary,
-          ...(summary ? { summary } : {}),
-          job_links: posting.jobUrl ? [posting.jobUrl] : [],
-          job_tags: [posting.department, posting.team].filter((tag): tag is string => Boolean(tag)),
-        },
-        id,
-        [
-          posting.location ?? '',
-          ...(posting.secondaryLocations ?? []).map((secondary) => secondary.location),
-        ],
-        options,
-      ),
+    return recordsPerPlace(
+      {
+        title: posting.title,
+        company: options.company,
+        posted_date: dayOf(posting.publishedAt, options.today),
+        employment_type:
+          EMPLOYMENT[posting.employmentType ?? ''] ??
+          employmentTypeOf(posting.employmentType ?? undefined, posting.title),
+        work_type: workTypeOf(stated, posting.location ?? undefined),
+        salary,
+        ...(summary ? { summary } : {}),
+        job_links: posting.jobUrl ? [posting.jobUrl] : [],
+        job_tags: [posting.department, posting.team].filter((tag): tag is string => Boolean(tag)),
+      },
+      id,
+      [posting.location ?? '', ...(posting.secondaryLocations ?? []).map((secondary) => secondary.location)],
+      options,
     );
   });
-  return result;
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EmploymentType, SalaryPeriod, WorkType } from '../../domain/enums.js';
 import { CURRENCIES } from '../../domain/enums.js';
 import { FEED_VERSION, type LeadRecordInput, LIMITS, type RecordProblem } from '../records.js';
@@ -144,4 +145,31 @@ export function recordsPerPlace(
         : [{ source_id: ids[otherIndex] as string, location: other }],
     ),
   }));
+}
+
+/**
+ * Converts each job of a board's list: a job its schema refuses is skipped and reported with the
+ * first problem; `convert` turns the others into records (adding to `skipped` what it leaves out).
+ */
+export function convertJobs<T>(
+  jobs: readonly unknown[],
+  schema: z.ZodType<T>,
+  convert: (job: T, number: number, skipped: SkippedJob[]) => LeadRecordInput[],
+): Imported {
+  const result: Imported = { records: [], skipped: [] };
+  jobs.forEach((raw, index) => {
+    const number = index + 1;
+    const checked = schema.safeParse(raw);
+    if (checked.success) {
+      result.records.push(...convert(checked.data, number, result.skipped));
+      return;
+    }
+    const issue = checked.error.issues[0];
+    result.skipped.push({
+      job: number,
+      field: issue?.path.join('.') || '(job)',
+      reason: issue?.message ?? 'not a job',
+    });
+  });
+  return result;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  convertJobs,
   dayOf,
   employmentTypeOf,
   type Imported,
@@ -38,48 +39,32 @@ const board = z.looseObject({ jobs: z.array(z.unknown()) });
 export function importGreenhouse(body: unknown, options: ImportOptions): Imported {
   const parsed = board.safeParse(body);
   if (!parsed.success) throw new Error('not a Greenhouse job board: expected an object with a "jobs" list');
-  const result: Imported = { records: [], skipped: [] };
-  parsed.data.jobs.forEach((raw, index) => {
-    const number = index + 1;
-    const checked = job.safeParse(raw);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      result.skipped.push({
-        job: number,
-        field: issue?.path.join('.') || '(job)',
-        reason: issue?.message ?? 'not a job',
-      });
-      return;
-    }
-    const posting = checked.data;
+  return convertJobs(parsed.data.jobs, job, (posting, number, skipped) => {
     const where = posting.location?.name ?? undefined;
     const pay = posting.pay_input_ranges?.[0];
     const salary = pay
       ? salaryOf(
           { min: pay.min_cents / 100, max: pay.max_cents / 100, currency: pay.currency_type, period: 'year' },
           number,
-          result.skipped,
+          skipped,
         )
       : null;
     const summary = summaryOf(posting.content ? plainText(posting.content) : undefined);
-    result.records.push(
-      ...recordsPerPlace(
-        {
-          title: posting.title,
-          company: options.company,
-          posted_date: dayOf(posting.first_published ?? posting.updated_at, options.today),
-          employment_type: employmentTypeOf(undefined, posting.title),
-          work_type: workTypeOf(undefined, where),
-          salary,
-          ...(summary ? { summary } : {}),
-          job_links: posting.absolute_url ? [posting.absolute_url] : [],
-          job_tags: (posting.departments ?? []).map((department) => department.name).slice(0, 30),
-        },
-        String(posting.id),
-        where ? [where] : [],
-        options,
-      ),
+    return recordsPerPlace(
+      {
+        title: posting.title,
+        company: options.company,
+        posted_date: dayOf(posting.first_published ?? posting.updated_at, options.today),
+        employment_type: employmentTypeOf(undefined, posting.title),
+        work_type: workTypeOf(undefined, where),
+        salary,
+        ...(summary ? { summary } : {}),
+        job_links: posting.absolute_url ? [posting.absolute_url] : [],
+        job_tags: (posting.departments ?? []).map((department) => department.name).slice(0, 30),
+      },
+      String(posting.id),
+      where ? [where] : [],
+      options,
     );
   });
-  return result;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SalaryPeriod } from '../../domain/enums.js';
 import {
+  convertJobs,
   dayOf,
   employmentTypeOf,
   type Imported,
@@ -49,20 +50,7 @@ const posting = z.looseObject({
 
 export function importLever(body: unknown, options: ImportOptions): Imported {
   if (!Array.isArray(body)) throw new Error('not a Lever postings list: expected a JSON array of postings');
-  const result: Imported = { records: [], skipped: [] };
-  body.forEach((raw, index) => {
-    const number = index + 1;
-    const checked = posting.safeParse(raw);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      result.skipped.push({
-        job: number,
-        field: issue?.path.join('.') || '(posting)',
-        reason: issue?.message ?? 'not a posting',
-      });
-      return;
-    }
-    const job = checked.data;
+  return convertJobs(body, posting, (job, number, skipped) => {
     const categories = job.categories ?? {};
     const places = [categories.location ?? '', ...(categories.allLocations ?? [])];
     const range = job.salaryRange;
@@ -70,30 +58,27 @@ export function importLever(body: unknown, options: ImportOptions): Imported {
       ? salaryOf(
           { min: range.min, max: range.max, currency: range.currency, period: INTERVALS[range.interval] },
           number,
-          result.skipped,
+          skipped,
         )
       : null;
     const workplace =
       job.workplaceType && job.workplaceType !== 'unspecified' ? job.workplaceType : undefined;
     const summary = summaryOf(job.openingPlain || job.descriptionPlain || undefined);
-    result.records.push(
-      ...recordsPerPlace(
-        {
-          title: job.text,
-          company: options.company,
-          posted_date: dayOf(job.createdAt, options.today),
-          employment_type: employmentTypeOf(categories.commitment ?? undefined, job.text),
-          work_type: workTypeOf(workplace, categories.location ?? undefined),
-          salary,
-          ...(summary ? { summary } : {}),
-          job_links: job.hostedUrl ? [job.hostedUrl] : [],
-          job_tags: [categories.team, categories.department].filter((tag): tag is string => Boolean(tag)),
-        },
-        job.id,
-        places,
-        options,
-      ),
+    return recordsPerPlace(
+      {
+        title: job.text,
+        company: options.company,
+        posted_date: dayOf(job.createdAt, options.today),
+        employment_type: employmentTypeOf(categories.commitment ?? undefined, job.text),
+        work_type: workTypeOf(workplace, categories.location ?? undefined),
+        salary,
+        ...(summary ? { summary } : {}),
+        job_links: job.hostedUrl ? [job.hostedUrl] : [],
+        job_tags: [categories.team, categories.department].filter((tag): tag is string => Boolean(tag)),
+      },
+      job.id,
+      places,
+      options,
     );
   });
-  return result;
 }
