@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { z } from 'zod';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { config } from '../src/config.js';
 import type { FeedKind } from '../src/feed/records.js';
+import { readCommandLine } from '../src/ingest/command-line.js';
 import { numberedRecords } from '../src/ingest/lines.js';
 import { ingest, type KindReport, type Problem } from '../src/ingest/load.js';
 import { Progress } from '../src/ingest/progress.js';
@@ -46,70 +46,42 @@ const count = (name: string, fallback: number) =>
     .max(10_000_000, `--${name} can be at most 10,000,000`)
     .default(fallback);
 
-const flagsSchema = z.object({
-  leads: count('leads', 20_000),
-  companies: count('companies', 2_000),
-  signals: count('signals', 5_000),
-  seed: z.coerce
-    .number({ error: '--seed must be a whole number' })
-    .int('--seed must be a whole number')
-    .min(0, '--seed cannot be negative')
-    .max(2 ** 31 - 1, '--seed is too large')
-    .default(42),
-  now: z
-    .string()
-    .refine((day) => {
-      try {
-        parseDay(day);
-        return true;
-      } catch {
-        return false;
-      }
-    }, '--now must be a date written YYYY-MM-DD')
-    .default(() => new Date().toISOString().slice(0, 10)),
-  prefix: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]*$/, '--prefix may hold lowercase letters, digits, - and _ only')
-    .optional(),
-  'if-empty': z.boolean().default(false),
-  'no-accounts': z.boolean().default(false),
-  'write-feed': z.string().min(1, '--write-feed needs a folder').optional(),
-  changes: count('changes', 0),
-});
+const flagsSchema = z
+  .object({
+    leads: count('leads', 20_000),
+    companies: count('companies', 2_000),
+    signals: count('signals', 5_000),
+    seed: z.coerce
+      .number({ error: '--seed must be a whole number' })
+      .int('--seed must be a whole number')
+      .min(0, '--seed cannot be negative')
+      .max(2 ** 31 - 1, '--seed is too large')
+      .default(42),
+    now: z
+      .string()
+      .refine((day) => {
+        try {
+          parseDay(day);
+          return true;
+        } catch {
+          return false;
+        }
+      }, '--now must be a date written YYYY-MM-DD')
+      .default(() => new Date().toISOString().slice(0, 10)),
+    prefix: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, '--prefix may hold lowercase letters, digits, - and _ only')
+      .optional(),
+    'if-empty': z.boolean().default(false),
+    'no-accounts': z.boolean().default(false),
+    'write-feed': z.string().min(1, '--write-feed needs a folder').optional(),
+    changes: count('changes', 0),
+  })
+  .refine((flags) => flags.signals === 0 || flags.companies > 0, {
+    error: '--signals needs companies to report on: give --companies 1 or more, or --signals 0',
+  });
 
 type Flags = z.infer<typeof flagsSchema>;
-
-function parseFlags(argv: string[]): Flags | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      leads: { type: 'string' },
-      companies: { type: 'string' },
-      signals: { type: 'string' },
-      seed: { type: 'string' },
-      now: { type: 'string' },
-      prefix: { type: 'string' },
-      'if-empty': { type: 'boolean' },
-      'no-accounts': { type: 'boolean' },
-      'write-feed': { type: 'string' },
-      changes: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  if (values.help) return 'help';
-  const { help: _help, ...flags } = values;
-  const parsed = flagsSchema.safeParse(flags);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join('\n'));
-  if (parsed.data.signals > 0 && parsed.data.companies === 0) {
-    throw new UsageError(
-      '--signals needs companies to report on: give --companies 1 or more, or --signals 0',
-    );
-  }
-  return parsed.data;
-}
-
-class UsageError extends Error {}
 
 function report(result: KindReport): string {
   const indexed = result.inserted + result.updated + result.unchanged;
@@ -220,19 +192,15 @@ async function seed(flags: Flags): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  let flags: Flags | 'help';
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError || (error instanceof Error && 'code' in error))) throw error;
-    console.error(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (flags === 'help') {
-    console.log(USAGE);
-    return 0;
-  }
-  return seed(flags);
+  const commandLine = readCommandLine<Flags>(
+    process.argv.slice(2),
+    flagsSchema,
+    ['if-empty', 'no-accounts'],
+    USAGE,
+  );
+  if ('flags' in commandLine) return seed(commandLine.flags);
+  (commandLine.exitCode === 0 ? console.log : console.error)(commandLine.text);
+  return commandLine.exitCode;
 }
 
 main().then(

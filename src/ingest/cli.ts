@@ -2,7 +2,6 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { config } from '../config.js';
 import { importAshby } from '../feed/importers/ashby.js';
@@ -11,6 +10,7 @@ import { importGreenhouse } from '../feed/importers/greenhouse.js';
 import { importLever } from '../feed/importers/lever.js';
 import type { FeedKind } from '../feed/records.js';
 import { createElasticsearchClient } from '../stores/elasticsearch.js';
+import { readCommandLine } from './command-line.js';
 import { ndjsonLines, numberedRecords, openFeed } from './lines.js';
 import { type FeedInput, type IngestReport, ingest, type Problem } from './load.js';
 import { Progress } from './progress.js';
@@ -55,7 +55,8 @@ const BOARDS = {
   ashby: { importer: importAshby, namePattern: /\/job-board\/([^/?#]+)/ },
 } as const;
 
-class UsageError extends Error {}
+/** The flags that take no value. */
+const SWITCHES = ['close-expired', 'dry-run'];
 
 const day = z.iso.date({ error: '--today must be a date written YYYY-MM-DD' });
 
@@ -111,36 +112,6 @@ const flagsSchema = z
   });
 
 type Flags = z.infer<typeof flagsSchema>;
-
-function parseFlags(argv: readonly string[]): Flags | 'help' {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      companies: { type: 'string' },
-      leads: { type: 'string' },
-      signals: { type: 'string' },
-      from: { type: 'string' },
-      board: { type: 'string' },
-      company: { type: 'string' },
-      'company-key': { type: 'string' },
-      'close-expired': { type: 'boolean' },
-      mode: { type: 'string' },
-      source: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      'max-rejects': { type: 'string' },
-      rejects: { type: 'string' },
-      prefix: { type: 'string' },
-      today: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  if (values.help) return 'help';
-  const { help: _help, ...flags } = values;
-  const parsed = flagsSchema.safeParse(flags);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join('\n'));
-  return parsed.data;
-}
 
 /** The board's JSON, from a file or its API's URL. */
 async function readBoard(board: string): Promise<unknown> {
@@ -215,18 +186,12 @@ export function summaryTable(report: IngestReport): string {
 
 /** Runs one ingest command; returns the exit status. */
 export async function runIngest(argv: readonly string[], io: IngestIo): Promise<number> {
-  let flags: Flags | 'help';
-  try {
-    flags = parseFlags(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError || (error instanceof Error && 'code' in error))) throw error;
-    io.stderr(`${error.message}\n\n${USAGE}`);
-    return 2;
+  const commandLine = readCommandLine<Flags>(argv, flagsSchema, SWITCHES, USAGE);
+  if (!('flags' in commandLine)) {
+    (commandLine.exitCode === 0 ? io.stdout : io.stderr)(commandLine.text);
+    return commandLine.exitCode;
   }
-  if (flags === 'help') {
-    io.stdout(USAGE);
-    return 0;
-  }
+  const { flags } = commandLine;
   let source = flags.source;
   const inputs: Partial<Record<FeedKind, FeedInput>> = {};
   const open = async (file: string) => ndjsonLines(await openFeed(file));
