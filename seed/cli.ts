@@ -1,28 +1,26 @@
-import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { z } from 'zod';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { config } from '../src/config.js';
+import type { FeedKind } from '../src/feed/records.js';
+import { readCommandLine } from '../src/ingest/command-line.js';
+import { numberedRecords } from '../src/ingest/lines.js';
+import { ingest, type KindReport, type Problem } from '../src/ingest/load.js';
+import { Progress } from '../src/ingest/progress.js';
 import { createElasticsearchClient } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
-import {
-  countDocuments,
-  createFreshIndices,
-  INDEX_KINDS,
-  type IndexKind,
-  publishIndices,
-} from '../src/stores/search-indices.js';
+import { countDocuments } from '../src/stores/search-indices.js';
 import { parseDay } from './dates.js';
 import { createDemoAccounts } from './demo-accounts.js';
-import { companyDirectory, generateCompanies } from './generate-companies.js';
+import { writeFeedFiles } from './feed-files.js';
+import { companyDirectory, DEMO_SOURCE, generateCompanies } from './generate-companies.js';
 import { generateLeads } from './generate-leads.js';
 import { generateSignals } from './generate-signals.js';
-import { bulkLoad, DEFAULT_LOAD_OPTIONS, finishBulk, type LoadResult, prepareForBulk } from './load.js';
 
 const USAGE = `Usage: npm run seed -- [options]
 
-Creates the indices from index-mappings/, generates the deterministic demo data set and
-bulk-loads it, then creates the demo accounts.
+Creates the indices from index-mappings/, generates the deterministic demo data set as feed
+records and loads them the way \`npm run ingest\` does, then creates the demo accounts.
 
   --leads N        leads to generate (default 20000)
   --companies N    companies to generate (default 2000)
@@ -32,6 +30,10 @@ bulk-loads it, then creates the demo accounts.
   --prefix P       index prefix (default: INDEX_PREFIX, else "hl")
   --if-empty       load nothing when the leads index already holds documents
   --no-accounts    create no demo accounts (\`npm run demo\` makes its own key)
+  --write-feed DIR write the records to DIR as gzipped NDJSON (companies, leads, signals
+                   .ndjson.gz) instead of loading them: input for \`npm run ingest\`
+  --changes N      with --write-feed, also leads-changes.ndjson.gz: N of the leads again,
+                   their salaries raised and every tenth closed (an upsert to measure)
   --help           show this help
 
 Elasticsearch: ELASTICSEARCH_URL, else the stack started by \`npm run stack:up\`, else http://127.0.0.1:9200.`;
@@ -44,116 +46,108 @@ const count = (name: string, fallback: number) =>
     .max(10_000_000, `--${name} can be at most 10,000,000`)
     .default(fallback);
 
-const flagsSchema = z.object({
-  leads: count('leads', 20_000),
-  companies: count('companies', 2_000),
-  signals: count('signals', 5_000),
-  seed: z.coerce
-    .number({ error: '--seed must be a whole number' })
-    .int('--seed must be a whole number')
-    .min(0, '--seed cannot be negative')
-    .max(2 ** 31 - 1, '--seed is too large')
-    .default(42),
-  now: z
-    .string()
-    .refine((day) => {
-      try {
-        parseDay(day);
-        return true;
-      } catch {
-        return false;
-      }
-    }, '--now must be a date written YYYY-MM-DD')
-    .default(() => new Date().toISOString().slice(0, 10)),
-  prefix: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]*$/, '--prefix may hold lowercase letters, digits, - and _ only')
-    .optional(),
-  'if-empty': z.boolean().default(false),
-  'no-accounts': z.boolean().default(false),
-});
+const flagsSchema = z
+  .object({
+    leads: count('leads', 20_000),
+    companies: count('companies', 2_000),
+    signals: count('signals', 5_000),
+    seed: z.coerce
+      .number({ error: '--seed must be a whole number' })
+      .int('--seed must be a whole number')
+      .min(0, '--seed cannot be negative')
+      .max(2 ** 31 - 1, '--seed is too large')
+      .default(42),
+    now: z
+      .string()
+      .refine((day) => {
+        try {
+          parseDay(day);
+          return true;
+        } catch {
+          return false;
+        }
+      }, '--now must be a date written YYYY-MM-DD')
+      .default(() => new Date().toISOString().slice(0, 10)),
+    prefix: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, '--prefix may hold lowercase letters, digits, - and _ only')
+      .optional(),
+    'if-empty': z.boolean().default(false),
+    'no-accounts': z.boolean().default(false),
+    'write-feed': z.string().min(1, '--write-feed needs a folder').optional(),
+    changes: count('changes', 0),
+  })
+  .refine((flags) => flags.signals === 0 || flags.companies > 0, {
+    error: '--signals needs companies to report on: give --companies 1 or more, or --signals 0',
+  });
 
 type Flags = z.infer<typeof flagsSchema>;
 
-function parseFlags(argv: string[]): Flags | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      leads: { type: 'string' },
-      companies: { type: 'string' },
-      signals: { type: 'string' },
-      seed: { type: 'string' },
-      now: { type: 'string' },
-      prefix: { type: 'string' },
-      'if-empty': { type: 'boolean' },
-      'no-accounts': { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
-  if (values.help) return 'help';
-  const { help: _help, ...flags } = values;
-  const parsed = flagsSchema.safeParse(flags);
-  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join('\n'));
-  if (parsed.data.signals > 0 && parsed.data.companies === 0) {
-    throw new UsageError(
-      '--signals needs companies to report on: give --companies 1 or more, or --signals 0',
-    );
-  }
-  return parsed.data;
-}
-
-class UsageError extends Error {}
-
-function report(kind: IndexKind, result: LoadResult): string {
-  const rate = result.seconds > 0 ? Math.round(result.indexed / result.seconds) : result.indexed;
+function report(result: KindReport): string {
+  const indexed = result.inserted + result.updated + result.unchanged;
+  const rate = result.seconds > 0 ? Math.round(indexed / result.seconds) : indexed;
   const failed = result.failed > 0 ? `, ${result.failed.toLocaleString('en-GB')} FAILED` : '';
-  return `${kind.padEnd(10)} ${result.indexed.toLocaleString('en-GB').padStart(10)} indexed${failed} in ${result.seconds.toFixed(1)} s (${rate.toLocaleString('en-GB')} docs/s)`;
+  return `${result.kind.padEnd(10)} ${indexed.toLocaleString('en-GB').padStart(10)} indexed${failed} in ${result.seconds.toFixed(1)} s (${rate.toLocaleString('en-GB')} docs/s)`;
 }
 
-/** Builds fresh indices, loads the generated documents and publishes the aliases; false if any document failed. */
+/** The generated records of each kind, streamed: only the company directory is held in memory. */
+function demoRecords(flags: Flags) {
+  const options = { seed: flags.seed, now: flags.now };
+  const companies = companyDirectory(flags.companies, options);
+  return {
+    companies: () => generateCompanies(flags.companies, options),
+    leads: () => generateLeads(flags.leads, companies, options),
+    signals: () => generateSignals(flags.signals, companies, options),
+  };
+}
+
+/**
+ * Loads the generated records through the ingest path into fresh versioned indices and
+ * publishes the aliases; false if any record was refused or any document not written.
+ */
 async function loadData(
   client: Client,
   prefix: string,
   flags: Flags,
   elasticsearchUrl: string,
 ): Promise<boolean> {
-  const options = { seed: flags.seed, now: flags.now };
   console.log(
     `Seeding ${elasticsearchUrl} prefix "${prefix}": ${flags.leads.toLocaleString('en-GB')} leads, ` +
       `${flags.companies.toLocaleString('en-GB')} companies, ${flags.signals.toLocaleString('en-GB')} signals ` +
       `(seed ${flags.seed}, as of ${flags.now})`,
   );
-  const startedAt = performance.now();
-  const indices = await createFreshIndices(client, prefix);
-  const companies = companyDirectory(flags.companies, options);
-  const sources = {
-    companies: { total: flags.companies, documents: () => generateCompanies(flags.companies, options) },
-    leads: { total: flags.leads, documents: () => generateLeads(flags.leads, companies, options) },
-    signals: { total: flags.signals, documents: () => generateSignals(flags.signals, companies, options) },
+  const records = demoRecords(flags);
+  const problems: Problem[] = [];
+  const totals: Record<FeedKind, number> = {
+    companies: flags.companies,
+    leads: flags.leads,
+    signals: flags.signals,
   };
-  const results = new Map<IndexKind, LoadResult>();
-  for (const kind of INDEX_KINDS) {
-    await prepareForBulk(client, indices[kind]);
-    const { total, documents } = sources[kind];
-    const result = await bulkLoad(client, indices[kind], documents(), total, {
-      ...DEFAULT_LOAD_OPTIONS,
-      progressLabel: kind,
-    });
-    await finishBulk(client, indices[kind], kind);
-    results.set(kind, result);
+  const result = await ingest(
+    {
+      companies: numberedRecords(records.companies()),
+      leads: numberedRecords(records.leads()),
+      signals: numberedRecords(records.signals()),
+    },
+    {
+      client,
+      prefix,
+      mode: 'fresh',
+      source: DEMO_SOURCE,
+      today: flags.now,
+      batchSize: 2000,
+      onProblem: (problem) => {
+        if (problem.severity === 'error') problems.push(problem);
+      },
+      progress: (kind) => new Progress(kind, totals[kind]),
+    },
+  );
+  for (const kind of result.kinds) console.log(report(kind));
+  console.log(`Total time ${result.seconds.toFixed(1)} s.`);
+  for (const problem of problems.slice(0, 5)) {
+    console.error(`${problem.kind} record ${problem.line}: ${problem.field}: ${problem.reason}`);
   }
-  await publishIndices(client, prefix);
-
-  for (const [kind, result] of results) console.log(report(kind, result));
-  console.log(`Total time ${((performance.now() - startedAt) / 1000).toFixed(1)} s.`);
-
-  const failures = [...results.values()].filter((result) => result.failed > 0);
-  for (const result of failures) {
-    console.error(`${result.index}: ${result.failed} documents were not indexed, e.g.:`);
-    for (const sample of result.failureSamples) console.error(`  ${sample}`);
-  }
-  return failures.length === 0;
+  return problems.length === 0 && result.published;
 }
 
 async function seed(flags: Flags): Promise<number> {
@@ -166,6 +160,12 @@ async function seed(flags: Flags): Promise<number> {
     BACKEND_TIMEOUT_MS: 300_000,
   });
   try {
+    if (flags['write-feed'] !== undefined) {
+      const written = await writeFeedFiles(flags['write-feed'], demoRecords(flags), flags.changes);
+      for (const file of written)
+        console.log(`Wrote ${file.records.toLocaleString('en-GB')} records to ${file.path}`);
+      return 0;
+    }
     const existing = flags['if-empty'] ? await countDocuments(client, prefix, 'leads') : 0;
     if (existing > 0) {
       console.log(
@@ -192,19 +192,15 @@ async function seed(flags: Flags): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  let flags: Flags | 'help';
-  try {
-    flags = parseFlags(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError || (error instanceof Error && 'code' in error))) throw error;
-    console.error(`${error.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (flags === 'help') {
-    console.log(USAGE);
-    return 0;
-  }
-  return seed(flags);
+  const commandLine = readCommandLine<Flags>(
+    process.argv.slice(2),
+    flagsSchema,
+    ['if-empty', 'no-accounts'],
+    USAGE,
+  );
+  if ('flags' in commandLine) return seed(commandLine.flags);
+  (commandLine.exitCode === 0 ? console.log : console.error)(commandLine.text);
+  return commandLine.exitCode;
 }
 
 main().then(

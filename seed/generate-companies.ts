@@ -1,7 +1,8 @@
-import type { CompanyDoc, SocialLink } from '../src/domain/documents.js';
+import type { SocialLink } from '../src/domain/documents.js';
 import type { CompanySizeBand } from '../src/domain/enums.js';
-import { foldKey } from '../src/domain/fold.js';
-import { type City, cityShortDisplay, locationDoc } from '../src/reference/gazetteer.js';
+import { companyIdFor } from '../src/feed/ids.js';
+import { type CompanyRecordInput, FEED_VERSION } from '../src/feed/records.js';
+import { type City, cityShortDisplay } from '../src/reference/gazetteer.js';
 import {
   AGENCY_INDUSTRY,
   BRAND_ENDS,
@@ -15,7 +16,6 @@ import {
   WEB_DOMAINS,
   WORKPLACE_TAGS,
 } from './catalogue/companies.js';
-import { OpaqueIds } from './ids.js';
 import { ANY_CITY, citiesIn } from './places.js';
 import { pickWeighted, Random, WeightedPicker } from './random.js';
 import { article, joinList, slugify } from './text.js';
@@ -26,26 +26,27 @@ export interface SeedOptions {
   now: string;
 }
 
-/** What leads and signals copy from their company, kept in memory while they are generated. */
+/** The source the demo's records name. */
+export const DEMO_SOURCE = 'demo';
+
+/** What the generators of leads and signals need to know of a company, kept in memory while they run. */
 export interface CompanyRef {
-  id: string;
+  /** The company record's key, which leads and signals name it by. */
+  key: string;
   name: string;
-  nameKey: string;
-  rankKey: string;
-  logoUrl: string | null;
   websiteUrl: string | null;
   domain: string;
-  size: string;
   sizeBand: CompanySizeBand;
   headcount: number;
   isAgency: boolean;
-  isBlueChip: boolean;
   industry: Industry;
-  about: string;
-  socialLinks: SocialLink[];
   /** Headquarters first, then the other offices. */
   cities: City[];
-  tags: string[];
+}
+
+/** The key of the company at `index`: the seed keeps companies of different seeds apart. */
+function demoCompanyKey(seed: number, index: number): string {
+  return `demo-${seed}-${index + 1}`;
 }
 
 const AGENCY_SHARE = 0.08;
@@ -131,11 +132,7 @@ function socialLinks(slug: string, industry: Industry, random: Random): SocialLi
 }
 
 /** The company at `index`: a pure function of the seed, `now` and the index. */
-function companyAt(
-  index: number,
-  ids: OpaqueIds,
-  options: SeedOptions,
-): { doc: CompanyDoc; ref: CompanyRef } {
+function companyAt(index: number, options: SeedOptions): { record: CompanyRecordInput; ref: CompanyRef } {
   const random = new Random(`${options.seed}:company:${index}`);
   const isAgency = random.chance(AGENCY_SHARE);
   const industry = isAgency ? AGENCY_INDUSTRY : industryPicker.pick(random);
@@ -166,8 +163,7 @@ function companyAt(
       : (WEB_DOMAINS[headquarters.countryCode] ?? 'com');
   const domain = `${slug.replace(/-/g, '')}.${topLevelDomain}`;
 
-  const id = ids.at(index);
-  const nameKey = foldKey(name);
+  const key = demoCompanyKey(options.seed, index);
   const isBlueChip =
     !isAgency &&
     ((band === 'enterprise' && random.chance(0.45)) || (band === 'medium' && random.chance(0.08)));
@@ -175,63 +171,54 @@ function companyAt(
     ? agencyAboutText(name, headquarters, founded, random)
     : aboutText(name, industry, band, cities, founded, random);
   const links = socialLinks(slug, industry, random);
-  const logoUrl = random.chance(0.9) ? `https://img.hiring-leads.example/logos/${id}.png` : null;
+  const logoUrl = random.chance(0.9)
+    ? `https://img.hiring-leads.example/logos/${companyIdFor(key)}.png`
+    : null;
   const websiteUrl = random.chance(0.97) ? `https://www.${domain}` : null;
   const officeLocations = cities.map(cityShortDisplay);
   const tags = [random.pick(STAGE_TAGS[band]), ...random.sample(WORKPLACE_TAGS, random.int(1, 2))];
 
-  const doc: CompanyDoc = {
-    id,
-    seq: index + 1,
+  const record: CompanyRecordInput = {
+    feed_version: FEED_VERSION,
+    source: DEMO_SOURCE,
+    key,
     name,
-    name_key: nameKey,
-    logo_url: logoUrl,
-    website_url: websiteUrl,
     industry: industry.name,
-    industry_key: foldKey(industry.name),
     sector: industry.sector,
-    size: sizeOption.size,
     size_band: band,
-    headquarters: locationDoc(headquarters),
-    location: cityShortDisplay(headquarters),
+    size: sizeOption.size,
     founded,
+    headquarters: { text: cityShortDisplay(headquarters) },
+    office_locations: officeLocations,
     about,
     specialties: random.sample(industry.specialties, random.int(3, 5)),
-    is_blue_chip: isBlueChip,
+    tags,
     is_agency: isAgency,
-    office_locations: officeLocations,
+    is_blue_chip: isBlueChip,
+    ...(logoUrl === null ? {} : { logo_url: logoUrl }),
+    ...(websiteUrl === null ? {} : { website_url: websiteUrl }),
     social_links: links,
   };
   const ref: CompanyRef = {
-    id,
+    key,
     name,
-    nameKey,
-    rankKey: `${nameKey}|${id}`,
-    logoUrl,
     websiteUrl,
     domain,
-    size: sizeOption.size,
     sizeBand: band,
     headcount: headcountFor(sizeOption.size, random),
     isAgency,
-    isBlueChip,
     industry,
-    about,
-    socialLinks: links,
     cities,
-    tags,
   };
-  return { doc, ref };
+  return { record, ref };
 }
 
-/** Company documents in index order; each is generated on its own, so memory stays flat. */
-export function* generateCompanies(count: number, options: SeedOptions): Generator<CompanyDoc> {
-  const ids = new OpaqueIds('co', options.seed);
-  for (let index = 0; index < count; index++) yield companyAt(index, ids, options).doc;
+/** Company records in index order; each is generated on its own, so memory stays flat. */
+export function* generateCompanies(count: number, options: SeedOptions): Generator<CompanyRecordInput> {
+  for (let index = 0; index < count; index++) yield companyAt(index, options).record;
 }
 
 /** The references leads and signals need, for every company (a few hundred bytes each). */
 export function companyDirectory(count: number, options: SeedOptions): CompanyRef[] {
-  const ids = new OpaqueIds('co', options.seed);
-  return Array.from({ length: count }, (_, index) => companyAt(index, ids, options).ref);
+  return Array.from({ length: count }, (_, index) => companyAt(index, options).ref);
 }

@@ -1,22 +1,16 @@
-import { leadMatchFields } from '../src/domain/analysis.js';
-import type { LeadDetailsDoc, LeadDoc } from '../src/domain/documents.js';
+import type { LeadDetailsDoc } from '../src/domain/documents.js';
 import type { EmploymentType, ExperienceLevel, WorkType } from '../src/domain/enums.js';
-import { type City, cityShortDisplay, locationDoc } from '../src/reference/gazetteer.js';
-import { annualSalary, estimatedFee, formatSalary, type SalaryRange } from '../src/reference/salary.js';
+import { leadIdFor } from '../src/feed/ids.js';
+import { FEED_VERSION, type LeadRecordInput } from '../src/feed/records.js';
+import { type City, cityShortDisplay } from '../src/reference/gazetteer.js';
+import type { SalaryRange } from '../src/reference/salary.js';
 import {
   AGENCY_HIRING_WEIGHT,
   HIRING_WEIGHT_BY_BAND,
   INDUSTRIES,
   type Industry,
 } from './catalogue/companies.js';
-import {
-  CITY_PAY_PREMIUM,
-  COUNTRY_PAY,
-  FEE_PERCENT_BY_EMPLOYMENT,
-  FEE_PERCENT_BY_LEVEL,
-  LEVEL_BASE_ANNUAL,
-  MISSING_SALARY_SHARE,
-} from './catalogue/pay.js';
+import { CITY_PAY_PREMIUM, COUNTRY_PAY, LEVEL_BASE_ANNUAL, MISSING_SALARY_SHARE } from './catalogue/pay.js';
 import {
   DEFAULT_LEVEL_WEIGHTS,
   GENERAL_JOB_TAGS,
@@ -28,11 +22,10 @@ import {
   SOFT_SKILLS,
 } from './catalogue/roles.js';
 import { recentDayPicker } from './dates.js';
-import { brandName, type CompanyRef, type SeedOptions } from './generate-companies.js';
-import { OpaqueIds } from './ids.js';
+import { brandName, type CompanyRef, DEMO_SOURCE, type SeedOptions } from './generate-companies.js';
 import { ANY_CITY, citiesIn } from './places.js';
 import { pickWeighted, Random, WeightedPicker } from './random.js';
-import { article, joinList, memoisedFold, slugify } from './text.js';
+import { article, joinList, slugify } from './text.js';
 
 /** Share of postings by companies that have no profile yet (`company.id` null). */
 const NO_PROFILE_SHARE = 0.05;
@@ -73,9 +66,15 @@ const EXPERIENCE_YEARS: Readonly<Record<ExperienceLevel, readonly [number, numbe
 const familyPicker = new WeightedPicker(ROLE_FAMILIES, (family) => family.weight);
 const industryPicker = new WeightedPicker(INDUSTRIES, (industry) => industry.weight);
 
+/** The company of a posting: a profile the record names by key, or a name alone. */
+interface PostingCompany {
+  name: string;
+  ref: CompanyRef | null;
+}
+
 /** Everything the cities of one posting share. */
 interface Posting {
-  company: LeadDoc['company'];
+  company: PostingCompany;
   ref: CompanyRef | null;
   family: RoleFamily;
   title: string;
@@ -200,20 +199,24 @@ const SUMMARY_STYLES: ReadonlyArray<(posting: Posting, city: City) => string> = 
     `Join ${p.company.name} in ${city.name} as ${article(p.title)} ${p.title}. You will ${p.duty}. We are looking for someone with ${p.experienceYears.min}+ years of experience and strong ${p.skills[0]} skills.`,
 ];
 
+/** The source id of the `index`-th generated role: the seed keeps roles of different seeds apart. */
+function demoLeadSourceId(seed: number, index: number): string {
+  return `${seed}-${index + 1}`;
+}
+
 /**
- * Lead documents in index order, streamed: only the company directory and the posting
+ * Lead feed records in index order, streamed: only the company directory and the posting
  * being written are held in memory. The same seed, `now` and directory give the same
- * documents, byte for byte.
+ * records, byte for byte.
  */
 export function* generateLeads(
   count: number,
   companies: readonly CompanyRef[],
   options: SeedOptions,
-): Generator<LeadDoc> {
+): Generator<LeadRecordInput> {
   const random = new Random(`${options.seed}:leads`);
-  const ids = new OpaqueIds('ld', options.seed);
+  const sourceIdAt = (index: number) => demoLeadSourceId(options.seed, index);
   const days = recentDayPicker(options.now, 2.6, 0.25);
-  const fold = memoisedFold();
   const companyPicker =
     companies.length > 0
       ? new WeightedPicker(companies, (ref) =>
@@ -225,36 +228,12 @@ export function* generateLeads(
     return `${brand} ${random.pick(industryPicker.pick(random).nameWords)}`;
   });
 
-  const companyOf = (): { company: LeadDoc['company']; ref: CompanyRef | null } => {
+  const companyOf = (): { company: PostingCompany; ref: CompanyRef | null } => {
     if (!companyPicker || random.chance(NO_PROFILE_SHARE)) {
-      const name = random.pick(unprofiledNames);
-      const nameKey = fold(name);
-      return {
-        company: {
-          id: null,
-          name,
-          name_key: nameKey,
-          rank_key: `${nameKey}|`,
-          logo_url: null,
-          size_band: null,
-          is_agency: false,
-        },
-        ref: null,
-      };
+      return { company: { name: random.pick(unprofiledNames), ref: null }, ref: null };
     }
     const ref = companyPicker.pick(random);
-    return {
-      company: {
-        id: ref.id,
-        name: ref.name,
-        name_key: ref.nameKey,
-        rank_key: ref.rankKey,
-        logo_url: ref.logoUrl,
-        size_band: ref.sizeBand,
-        is_agency: ref.isAgency,
-      },
-      ref,
-    };
+    return { company: { name: ref.name, ref }, ref };
   };
 
   const citiesOf = (ref: CompanyRef | null, wanted: number): City[] => {
@@ -277,7 +256,7 @@ export function* generateLeads(
     return cities;
   };
 
-  const postingFor = (company: LeadDoc['company'], ref: CompanyRef | null, city: City): Posting => {
+  const postingFor = (company: PostingCompany, ref: CompanyRef | null, city: City): Posting => {
     const family = familyPicker.pick(random);
     const levelWeights = family.levelWeights ?? DEFAULT_LEVEL_WEIGHTS;
     let level = pickWeighted(random, Object.entries(levelWeights) as Array<[ExperienceLevel, number]>);
@@ -314,64 +293,42 @@ export function* generateLeads(
     posting: Posting,
     city: City,
     index: number,
-    others: LeadDoc['other_locations'],
-  ): LeadDoc => {
+    others: LeadRecordInput['other_locations'],
+  ): LeadRecordInput => {
     const { company, ref, salary } = posting;
-    const id = ids.at(index);
+    const sourceId = sourceIdAt(index);
+    const id = leadIdFor(DEMO_SOURCE, sourceId);
     const titleSlug = slugify(posting.title);
     const jobLinks = [`https://www.techroles.example/jobs/${titleSlug}-${id.slice(3).toLowerCase()}`];
     if (ref?.websiteUrl) jobLinks.unshift(`https://careers.${ref.domain}/jobs/${titleSlug}`);
     const remoteBoost = posting.workType === 'Remote' ? 2 : 1;
-    const feePercent = FEE_PERCENT_BY_EMPLOYMENT[posting.employment] ?? FEE_PERCENT_BY_LEVEL[posting.level];
-    const match = leadMatchFields({
-      title: posting.title,
-      skills: posting.skills,
-      industry: posting.industry.name,
-    });
+    // The industry of a role is its company's, which the derivation copies; agencies post for clients.
+    const ownIndustry = ref === null || ref.isAgency;
     return {
-      id,
-      seq: index + 1,
+      feed_version: FEED_VERSION,
+      source: DEMO_SOURCE,
+      source_id: sourceId,
+      status: posting.isOpen ? 'open' : 'closed',
       title: posting.title,
-      title_key: fold(posting.title),
-      title_terms: match.title_terms,
-      title_family: posting.family.name,
-      is_open: posting.isOpen,
-      posted_date: posting.date.date,
-      location: locationDoc(city),
-      company,
-      industry: posting.industry.name,
-      industry_key: match.industry_key,
-      work_type: posting.workType,
-      employment_type: posting.employment,
-      experience_level: posting.level,
-      skills: posting.skills,
-      skills_key: match.skills_key,
-      soft_skills: posting.softSkills,
-      salary: salary && { ...salary, display: formatSalary(salary) },
-      salary_annual: salary && annualSalary(salary),
-      estimated_fee: salary && estimatedFee(salary, feePercent),
-      summary: (SUMMARY_STYLES[posting.summaryStyle] as (p: Posting, c: City) => string)(posting, city),
-      about_company:
-        ref?.about ??
-        `${company.name} has not published a company profile yet; this role is advertised in ${city.name}.`,
+      company: ref ? { key: ref.key } : { name: company.name },
+      location: { text: cityShortDisplay(city) },
       other_locations: others,
-      details: {
-        job_links: jobLinks,
-        experience_years: posting.experienceYears,
-        industry: posting.industry.name,
-        applicants: Math.round(
-          random.between(0.2, 1.5) * (4 + Math.min(posting.date.daysAgo, 60) * 2.5) * remoteBoost,
-        ),
-        job_tags: posting.jobTags,
-        company_tags: ref?.tags ?? [],
-        company: {
-          website_url: ref?.websiteUrl ?? null,
-          size: ref?.size ?? null,
-          size_band: ref?.sizeBand ?? null,
-          is_blue_chip: ref?.isBlueChip ?? false,
-          social_links: ref?.socialLinks ?? [],
-        },
-      },
+      posted_date: posting.date.date,
+      employment_type: posting.employment,
+      work_type: posting.workType,
+      experience_level: posting.level,
+      title_family: posting.family.name,
+      ...(ownIndustry ? { industry: posting.industry.name } : {}),
+      skills: posting.skills,
+      soft_skills: posting.softSkills,
+      salary,
+      summary: (SUMMARY_STYLES[posting.summaryStyle] as (p: Posting, c: City) => string)(posting, city),
+      job_links: jobLinks,
+      experience_years: posting.experienceYears,
+      applicants: Math.round(
+        random.between(0.2, 1.5) * (4 + Math.min(posting.date.daysAgo, 60) * 2.5) * remoteBoost,
+      ),
+      job_tags: posting.jobTags,
     };
   };
 
@@ -382,7 +339,7 @@ export function* generateLeads(
     const cities = citiesOf(ref, wanted);
     const posting = postingFor(company, ref, cities[0] as City);
     const places = cities.map((city, offset) => ({
-      lead_id: ids.at(index + offset),
+      source_id: sourceIdAt(index + offset),
       location: cityShortDisplay(city),
     }));
     for (const [offset, city] of cities.entries()) {

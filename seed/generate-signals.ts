@@ -1,10 +1,9 @@
-import type { SignalDoc } from '../src/domain/documents.js';
 import type { CompanySizeBand, SignalCategory } from '../src/domain/enums.js';
+import { FEED_VERSION, type SignalRecordInput } from '../src/feed/records.js';
 import type { City } from '../src/reference/gazetteer.js';
 import { CATEGORY_SHARES, NEWS_OUTLETS, writeSignal } from './catalogue/signals.js';
 import { recentDayPicker } from './dates.js';
-import type { CompanyRef, SeedOptions } from './generate-companies.js';
-import { OpaqueIds } from './ids.js';
+import { type CompanyRef, DEMO_SOURCE, type SeedOptions } from './generate-companies.js';
 import { isSignalCountry, SIGNAL_COUNTRY_CITY } from './places.js';
 import { pickWeighted, Random, WeightedPicker } from './random.js';
 import { slugify } from './text.js';
@@ -28,19 +27,18 @@ function signalCity(ref: CompanyRef, category: SignalCategory, random: Random): 
 }
 
 /**
- * Signal documents in index order, streamed. Recruitment agencies are left out: the news
+ * Signal feed records in index order, streamed. Recruitment agencies are left out: the news
  * that predicts hiring is about the employers themselves.
  */
 export function* generateSignals(
   count: number,
   companies: readonly CompanyRef[],
   options: SeedOptions,
-): Generator<SignalDoc> {
+): Generator<SignalRecordInput> {
   const employers = companies.filter((ref) => !ref.isAgency);
   if (count > 0 && employers.length === 0)
     throw new Error('signals need at least one company that is not an agency');
   const random = new Random(`${options.seed}:signals`);
-  const ids = new OpaqueIds('sg', options.seed);
   const days = recentDayPicker(options.now, 1.8, 0.15);
   const companyPicker = new WeightedPicker(employers, (ref) => NEWS_WEIGHT_BY_BAND[ref.sizeBand]);
 
@@ -65,15 +63,10 @@ export function* generateSignals(
     const announcedOn = days.pick(random).date;
     const outlet = random.pick(NEWS_OUTLETS[city.countryCode] ?? NEWS_OUTLETS.GB ?? []);
     yield {
-      id: ids.at(index),
-      seq: index + 1,
-      company: {
-        id: ref.id,
-        name: ref.name,
-        name_key: ref.nameKey,
-        logo_url: ref.logoUrl,
-        size_band: ref.sizeBand,
-      },
+      feed_version: FEED_VERSION,
+      source: DEMO_SOURCE,
+      source_id: `${options.seed}-${index + 1}`,
+      company: { key: ref.key },
       category,
       polarity: text.polarity,
       title: text.title,

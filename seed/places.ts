@@ -1,12 +1,24 @@
 import { SIGNAL_COUNTRIES } from '../src/domain/enums.js';
-import { CITIES, type City } from '../src/reference/gazetteer.js';
+import { type City, findCity } from '../src/reference/gazetteer.js';
+import { DEMO_CITIES } from './catalogue/places.js';
 import { WeightedPicker } from './random.js';
 
-/** City pickers weighted by the gazetteer's `weight`: where companies sit and roles land. */
+/** City pickers weighted by the demo's city weights: where companies sit and roles land. */
+
+export interface DemoCity extends City {
+  weight: number;
+}
+
+export const CITIES: readonly DemoCity[] = DEMO_CITIES.map(([name, countryCode, weight]) => {
+  const city = findCity(name, countryCode);
+  if (!city || city.name !== name)
+    throw new Error(`seed/catalogue/places.ts: no city ${name} in ${countryCode}`);
+  return { ...city, weight };
+});
 
 export const ANY_CITY = new WeightedPicker(CITIES, (city) => city.weight);
 
-const citiesByCountry = new Map<string, WeightedPicker<City>>();
+const citiesByCountry = new Map<string, WeightedPicker<DemoCity>>();
 for (const countryCode of new Set(CITIES.map((city) => city.countryCode))) {
   citiesByCountry.set(
     countryCode,
@@ -17,9 +29,9 @@ for (const countryCode of new Set(CITIES.map((city) => city.countryCode))) {
   );
 }
 
-export function citiesIn(countryCode: string): WeightedPicker<City> {
+export function citiesIn(countryCode: string): WeightedPicker<DemoCity> {
   const picker = citiesByCountry.get(countryCode);
-  if (!picker) throw new Error(`no gazetteer city in ${countryCode}`);
+  if (!picker) throw new Error(`no demo city in ${countryCode}`);
   return picker;
 }
 

@@ -4,14 +4,14 @@
  */
 
 /** FNV-1a over the string, finished with MurmurHash3's avalanche so close inputs diverge. */
-export function hash32(text: string, salt = 0): number {
+function hash32(text: string, salt = 0): number {
   let hash = (0x811c9dc5 ^ salt) >>> 0;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return mix32(hash);
 }
 
 /** MurmurHash3's 32-bit finaliser: a cheap bijective scramble of an integer. */
-export function mix32(value: number): number {
+function mix32(value: number): number {
   let x = value | 0;
   x ^= x >>> 16;
   x = Math.imul(x, 0x85ebca6b);

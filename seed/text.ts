@@ -20,16 +20,3 @@ export function joinList(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
-
-/** `foldKey` remembered per distinct value: titles, skills and industries repeat millions of times. */
-export function memoisedFold(): (value: string) => string {
-  const keys = new Map<string, string>();
-  return (value) => {
-    let key = keys.get(value);
-    if (key === undefined) {
-      key = foldKey(value);
-      keys.set(value, key);
-    }
-    return key;
-  };
-}

@@ -1,4 +1,4 @@
-import type { Currency, EmploymentType, ExperienceLevel } from '../../src/domain/enums.js';
+import type { Currency, ExperienceLevel } from '../../src/domain/enums.js';
 
 /**
  * Pay bands. A posting's annual midpoint is the level's UK figure × the country's factor
@@ -61,23 +61,6 @@ export const CITY_PAY_PREMIUM: Readonly<Record<string, number>> = {
   Paris: 1.08,
   'New York': 1.15,
   'San Francisco': 1.25,
-};
-
-/** Placement fee as a share of annual salary: agencies charge more for senior hires. */
-export const FEE_PERCENT_BY_LEVEL: Readonly<Record<ExperienceLevel, number>> = {
-  Entry: 15,
-  Mid: 18,
-  Senior: 20,
-  Lead: 22,
-  Executive: 25,
-};
-
-/** Non-permanent work is billed as a margin, a smaller share. */
-export const FEE_PERCENT_BY_EMPLOYMENT: Readonly<Partial<Record<EmploymentType, number>>> = {
-  Contract: 12,
-  Freelance: 10,
-  Temporary: 12,
-  Internship: 10,
 };
 
 /** Share of postings that state no salary. */

@@ -22,16 +22,21 @@ export interface GeoPoint {
   lon: number;
 }
 
+/**
+ * Where a document is. A place we know only as a region or a country (a remote role "in
+ * Germany") has no city; one we could not place at all has only its display text and, when its
+ * source gave them, coordinates.
+ */
 export interface LocationDoc {
   /** Display text, e.g. "Munich, Bavaria, Germany". */
   display: string;
-  city: string;
-  region: string;
-  country_code: string;
-  country_name: string;
-  /** Folded keys of city, region, country name and country code, for `location` filters. */
+  city: string | null;
+  region: string | null;
+  country_code: string | null;
+  country_name: string | null;
+  /** The keys of the city, region and country it lies in (`placeKey`), for `location` filters. */
   keys: string[];
-  geo: GeoPoint;
+  geo: GeoPoint | null;
 }
 
 interface SalaryDoc {
@@ -83,18 +88,31 @@ export interface LeadDetailsDoc {
   };
 }
 
-export interface LeadDoc {
+/** What every indexed document keeps of the feed record it was derived from (docs/feed.md). */
+interface FeedOrigin {
+  /** The record's source, e.g. "greenhouse:acme". */
+  source: string;
+  /** SHA-256 of the document without `seq` and `fingerprint`: the same record ingested again changes nothing. */
+  fingerprint: string;
+}
+
+export interface LeadDoc extends FeedOrigin {
+  /** `ld_` + 10 base62 characters derived from `source` and `source_id` (src/feed/ids.ts). */
   id: string;
-  /** Unique, dense, increasing with creation: the `search_after` tiebreaker. */
+  /** Unique, increasing with creation, kept for good: the `search_after` tiebreaker. */
   seq: number;
+  source_id: string;
   title: string;
   /** Folded title, for the `title` aggregation's key. */
   title_key: string;
   /** The title's words as `analyse` reads them (src/domain/analysis.ts), what `title` filters match. */
   title_terms: string;
-  title_family: string;
+  title_family: string | null;
+  /** False once the source closed the role (docs/feed.md, "The lifecycle"). */
   is_open: boolean;
   posted_date: string;
+  /** The last day the role is open, when its source says. */
+  expires_at: string | null;
   location: LocationDoc;
   company: {
     id: string | null;
@@ -126,9 +144,12 @@ export interface LeadDoc {
   details: LeadDetailsDoc;
 }
 
-export interface CompanyDoc {
+export interface CompanyDoc extends FeedOrigin {
+  /** `co_` + 10 base62 characters derived from `key`. */
   id: string;
   seq: number;
+  /** The feed's key for the company, which leads and signals name it by. */
+  key: string;
   name: string;
   name_key: string;
   logo_url: string | null;
@@ -148,11 +169,15 @@ export interface CompanyDoc {
   is_agency: boolean;
   office_locations: string[];
   social_links: SocialLink[];
+  /** Copied onto its roles' details (`company_tags`). */
+  tags: string[];
 }
 
-export interface SignalDoc {
+export interface SignalDoc extends FeedOrigin {
+  /** `sg_` + 10 base62 characters derived from `source` and `source_id`. */
   id: string;
   seq: number;
+  source_id: string;
   company: {
     id: string;
     name: string;

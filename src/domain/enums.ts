@@ -54,22 +54,6 @@ export const COMPANY_SIZE_BAND_LABELS: Record<CompanySizeBand, string> = {
   enterprise: 'Enterprise (1,000+ employees)',
 };
 
-export const COUNTRY_NAMES: Record<string, string> = {
-  GB: 'United Kingdom',
-  IE: 'Ireland',
-  DE: 'Germany',
-  AT: 'Austria',
-  CH: 'Switzerland',
-  PL: 'Poland',
-  RO: 'Romania',
-  BG: 'Bulgaria',
-  NL: 'Netherlands',
-  FR: 'France',
-  ES: 'Spain',
-  PT: 'Portugal',
-  US: 'United States',
-};
-
 export type ExperienceLevel = (typeof EXPERIENCE_LEVELS)[number];
 export type WorkType = (typeof WORK_TYPES)[number];
 export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];

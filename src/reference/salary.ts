@@ -1,5 +1,5 @@
 import type { AnnualSalaryDoc, EstimatedFeeDoc } from '../domain/documents.js';
-import type { Currency, SalaryPeriod } from '../domain/enums.js';
+import type { Currency, EmploymentType, ExperienceLevel, SalaryPeriod } from '../domain/enums.js';
 import fxRates from './fx-rates.json' with { type: 'json' };
 
 /**
@@ -89,6 +89,28 @@ export function formatSalary(salary: SalaryRange): string {
       ? money(salary.min, salary.currency)
       : `${money(salary.min, salary.currency)}–${money(salary.max, salary.currency)}`;
   return `${amounts} ${PERIOD_PHRASES[salary.period]}`;
+}
+
+/** Placement fee as a share of annual salary: agencies charge more for senior hires. */
+const FEE_PERCENT_BY_LEVEL: Readonly<Record<ExperienceLevel, number>> = {
+  Entry: 15,
+  Mid: 18,
+  Senior: 20,
+  Lead: 22,
+  Executive: 25,
+};
+
+/** Non-permanent work is billed as a margin, a smaller share. */
+const FEE_PERCENT_BY_EMPLOYMENT: Readonly<Partial<Record<EmploymentType, number>>> = {
+  Contract: 12,
+  Freelance: 10,
+  Temporary: 12,
+  Internship: 10,
+};
+
+/** The fee rate a recruiter would charge for a role of this level and kind, in percent. */
+export function feeRatePercent(level: ExperienceLevel, employment: EmploymentType): number {
+  return FEE_PERCENT_BY_EMPLOYMENT[employment] ?? FEE_PERCENT_BY_LEVEL[level];
 }
 
 /** A placement fee of `ratePercent` of the annual salary, in the salary's own currency. */

@@ -107,7 +107,7 @@ const radiusKmParam = wholeNumberBetween(1, 200).describe(
 );
 
 const locationParam = text(100).describe(
-  'A city, region or country: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München"). An unrecognised place gives no results and a note.',
+  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München"). A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). An unrecognised place gives no results and a note.',
 );
 
 const industryParam = text(100).describe(

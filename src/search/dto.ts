@@ -1,5 +1,5 @@
 import type { CompanyDoc, LeadDetailsDoc, LeadDoc, SignalDoc } from '../domain/documents.js';
-import { COUNTRY_NAMES } from '../domain/enums.js';
+import { countryNameOf } from '../reference/gazetteer.js';
 import type { LabelCount } from './es.js';
 
 /**
@@ -200,7 +200,7 @@ export function toSignal(doc: SignalSource) {
   };
 }
 
-/** The English name of an ISO country code, or the code itself for a country outside the list. */
+/** The English name of an ISO country code, or the code itself for a code we do not know. */
 export function countryName(code: string): string {
-  return COUNTRY_NAMES[code] ?? code;
+  return countryNameOf(code);
 }

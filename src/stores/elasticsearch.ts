@@ -13,6 +13,9 @@ export function indexNames(prefix: string): IndexNames {
   return { leads: `${prefix}-leads`, companies: `${prefix}-companies`, signals: `${prefix}-signals` };
 }
 
+/** The client as the processes hold it: they hand it to the stores and call nothing on it. */
+export type ElasticsearchClient = ReturnType<typeof createElasticsearchClient>;
+
 export function createElasticsearchClient(
   settings: Pick<Config, 'ELASTICSEARCH_URL' | 'BACKEND_TIMEOUT_MS'>,
 ) {

@@ -48,11 +48,11 @@ export function indexNamesForVersion(prefix: string): IndexNames {
   return mapKinds((kind) => `${aliases[kind]}-v${indexDefinition(kind).version}`);
 }
 
-/** Every versioned index of `kind` under `prefix`, whatever its version. */
+/** Every versioned index of `kind` under `prefix`, whatever its version or generation (`-v2`, `-v2-g<time>`). */
 async function existingVersions(client: Client, prefix: string, kind: IndexKind): Promise<string[]> {
   const alias = indexNames(prefix)[kind];
   const resolved = await client.indices.resolveIndex({ name: `${alias}-v*`, expand_wildcards: 'all' });
-  const versioned = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v\\d+$`);
+  const versioned = new RegExp(`^${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-v\\d+(?:-g\\d+)?$`);
   return resolved.indices.map((index) => index.name).filter((name) => versioned.test(name));
 }
 
@@ -70,10 +70,11 @@ async function createIndex(client: Client, kind: IndexKind, name: string): Promi
 }
 
 /**
- * Makes sure each alias exists and points at an index: creates the current version's index
- * when missing and gives the alias to it when no index holds the alias yet. An alias on an
- * older version is left alone (the seed moves it once the new index is loaded). With
- * `recreate`, every version under the prefix is dropped first and empty indices are created.
+ * Makes sure each alias exists and points at an index: when no index holds the alias yet,
+ * creates the current version's index and gives the alias to it. An alias on any index (an
+ * older version, a snapshot's generation) is left alone: the seed and ingest move it once a new
+ * index is loaded. With `recreate`, every version under the prefix is dropped first and empty
+ * indices are created.
  */
 export async function ensureIndices(
   client: Client,
@@ -84,9 +85,9 @@ export async function ensureIndices(
   const aliases = indexNames(prefix);
   const versioned = indexNamesForVersion(prefix);
   for (const kind of INDEX_KINDS) {
+    if (await client.indices.existsAlias({ name: aliases[kind] })) continue;
     await createIndex(client, kind, versioned[kind]);
-    const aliasExists = await client.indices.existsAlias({ name: aliases[kind] });
-    if (!aliasExists) await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
+    await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
   }
   return aliases;
 }
@@ -104,17 +105,26 @@ export async function createFreshIndices(client: Client, prefix: string): Promis
   return versioned;
 }
 
-/** Moves every alias to its current version in one atomic call, then drops the other versions. */
-export async function publishIndices(client: Client, prefix: string): Promise<void> {
+/**
+ * Moves aliases to new indices in one atomic call, then drops every other version and generation
+ * of those kinds: by default every alias to its current version, or only the kinds given in
+ * `targets` (a snapshot's new generations, src/stores/feed-indices.ts).
+ */
+export async function publishIndices(
+  client: Client,
+  prefix: string,
+  targets: Partial<Record<IndexKind, string>> = indexNamesForVersion(prefix),
+): Promise<void> {
   const aliases = indexNames(prefix);
-  const versioned = indexNamesForVersion(prefix);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   const stale: string[] = [];
   for (const kind of INDEX_KINDS) {
-    const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== versioned[kind]);
+    const target = targets[kind];
+    if (target === undefined) continue;
+    const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== target);
     for (const name of older)
       actions.push({ remove: { index: name, alias: aliases[kind], must_exist: false } });
-    actions.push({ add: { index: versioned[kind], alias: aliases[kind] } });
+    actions.push({ add: { index: target, alias: aliases[kind] } });
     stale.push(...older);
   }
   await client.indices.updateAliases({ actions });

@@ -2,7 +2,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLeads } from '../../seed/generate-leads.js';
 import type { GeoPoint, LeadDoc } from '../../src/domain/documents.js';
-import { CITIES, distanceKm, locationDoc } from '../../src/reference/gazetteer.js';
+import { deriveLead } from '../../src/feed/derive.js';
+import { leadRecord } from '../../src/feed/records.js';
+import { distanceKm, findCity, locationDoc } from '../../src/reference/gazetteer.js';
 import {
   callOk,
   connectSeededClient,
@@ -48,7 +50,7 @@ const BEARINGS = [0, 90, 180, 270];
  * other tests count exactly is untouched.
  */
 describe('search_leads radius_km at the boundary', () => {
-  const centre = CITIES.find((city) => city.name === 'Munich');
+  const centre = findCity('Munich');
   if (!centre) throw new Error('no Munich in the gazetteer');
   /** Where each test lead is, by a readable name: "centre", "9.5 km at 90°"... */
   const places = new Map<string, { km: number; geo: GeoPoint }>([
@@ -70,11 +72,14 @@ describe('search_leads radius_km at the boundary', () => {
     index = await openPrivateIndices('radius');
     // Valid documents from the seed's generator, moved to the test's places; all open, none an agency.
     const templates = generateLeads(places.size, [], { seed: SEEDED.seed, now: SEEDED.now });
-    const docs: LeadDoc[] = [...places].map(([name, place]) => {
-      const doc = templates.next().value as LeadDoc;
+    const docs: LeadDoc[] = [...places].map(([name, place], position) => {
+      const record = leadRecord.parse(templates.next().value);
+      const doc = deriveLead(record, 'demo', null, SEEDED.now).doc;
       placeOfLead.set(doc.id, name);
       return {
         ...doc,
+        seq: position + 1,
+        fingerprint: '',
         is_open: true,
         company: { ...doc.company, is_agency: false },
         location: { ...locationDoc(centre), geo: place.geo },

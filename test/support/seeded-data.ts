@@ -29,13 +29,24 @@ export const SEEDED_NOW = new Date(`${SEEDED.now}T12:00:00.000Z`);
 
 const run = promisify(execFile);
 
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs `npm run seed` the way a user does, as a child process, against the given backends.
- * Not the whole of process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
+ * Runs a command line script (`seed/cli.ts`, `src/ingest/cli.ts`) the way a user does, as a child
+ * process against the given backends. Not the whole of process.env: vitest adds Vite's BASE_URL
+ * ("/"), which the config rejects.
  */
-export async function runSeedCommand(backends: TestBackends, flags: string[]): Promise<string> {
+export async function runScript(
+  backends: TestBackends,
+  script: string,
+  flags: string[],
+): Promise<CommandResult> {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'seed/cli.ts', ...flags], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...flags], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -46,11 +57,20 @@ export async function runSeedCommand(backends: TestBackends, flags: string[]): P
       },
       timeout: 180_000,
     });
-    return stdout;
+    return { code: 0, stdout, stderr };
   } catch (error) {
-    const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run seed failed: ${String(error)}\n${output.stdout}\n${output.stderr}`);
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
+}
+
+/** `npm run seed` with `flags`; its output, or an error holding everything it printed. */
+export async function runSeedCommand(backends: TestBackends, flags: string[]): Promise<string> {
+  const result = await runScript(backends, 'seed/cli.ts', flags);
+  if (result.code !== 0)
+    throw new Error(`npm run seed failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
 }
 
 /** Seeds the fixed data set into the run's prefix (about 15 s at this size on two cores, once per run). */

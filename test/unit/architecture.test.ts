@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'foundation', paths: ['src/errors.ts', 'src/config.ts', 'src/logger.ts', 'src/metrics.ts'] },
-  { name: 'domain', paths: ['src/domain/', 'src/reference/', 'src/plans.ts'] },
+  { name: 'domain', paths: ['src/domain/', 'src/reference/', 'src/feed/', 'src/plans.ts'] },
   { name: 'auth', paths: ['src/auth/'] },
   { name: 'schemas', paths: ['src/schemas/'] },
   { name: 'search', paths: ['src/search/'] },
@@ -23,7 +23,7 @@ const LAYERS: ReadonlyArray<{ name: string; paths: readonly string[] }> = [
   { name: 'mcp', paths: ['src/mcp/'] },
   { name: 'oauth', paths: ['src/oauth/', 'src/pages/'] },
   { name: 'http', paths: ['src/http/'] },
-  { name: 'entry', paths: ['src/main.ts', 'src/admin/'] },
+  { name: 'entry', paths: ['src/main.ts', 'src/admin/', 'src/ingest/'] },
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -105,7 +105,14 @@ const DRIVER_TYPES_ALLOWED = 'type { estypes }';
 const CONNECTION_MODULES = ['src/stores/mongo.ts', 'src/stores/elasticsearch.ts', 'src/stores/backends.ts'];
 /** What any layer may take from those modules: telling an outage from a bug calls nothing. */
 const OUTAGE_CHECKS = new Set(['isMongoOutage', 'isElasticsearchOutage']);
-const WIRING = new Set(['src/services.ts', 'src/main.ts', 'src/admin/cli.ts', 'src/admin/commands.ts']);
+const WIRING = new Set([
+  'src/services.ts',
+  'src/main.ts',
+  'src/admin/cli.ts',
+  'src/admin/commands.ts',
+  'src/ingest/cli.ts',
+  'src/ingest/load.ts',
+]);
 /**
  * A method called on a client as the stores hold them: `mongo.client.close(`, `db.collection(`,
  * `elasticsearch.search(`. (`client` alone would be an OAuth client as often.)

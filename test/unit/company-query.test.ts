@@ -64,7 +64,7 @@ describe('buildCompanyRanking', () => {
     expect(notes).toEqual(['Read the title "data engineer" with "engineer" as Engineer or Developer.']);
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
-      { term: { 'location.keys': 'berlin' } },
+      { term: { 'location.keys': 'city:2950159' } },
       {
         bool: {
           filter: [{ term: { title_terms: 'data' } }, { terms: { title_terms: ['engineer', 'developer'] } }],

@@ -1,54 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_NAMES, SIGNAL_COUNTRIES } from '../../src/domain/enums.js';
+import { CITIES } from '../../seed/places.js';
 import {
-  CITIES,
+  areaLocationDoc,
   type City,
-  COUNTRIES,
+  cityNear,
+  countryNameOf,
   distanceKm,
+  findCity,
   locationDoc,
+  placeInText,
   placeKey,
-  REGIONS,
   type ResolvedPlace,
   resolvePlace,
 } from '../../src/reference/gazetteer.js';
 
-function city(name: string): City {
-  const found = CITIES.find((candidate) => candidate.name === name);
+function city(name: string, countryCode?: string): City {
+  const found = findCity(name, countryCode);
   if (!found) throw new Error(`no city ${name}`);
   return found;
 }
 
-function resolvedCityName(text: string): string | undefined {
+function resolvedCity(text: string): string | undefined {
   const place = resolvePlace(text);
-  return place?.kind === 'city' ? place.city.name : undefined;
+  return place?.kind === 'city' ? `${place.city.name}, ${place.city.countryCode}` : undefined;
 }
 
 describe('gazetteer data', () => {
-  it('covers every signal country with several cities, and a few beyond', () => {
-    for (const code of SIGNAL_COUNTRIES) {
-      expect(CITIES.filter((candidate) => candidate.countryCode === code).length).toBeGreaterThanOrEqual(4);
+  it('knows the whole world, not only the demo cities', () => {
+    for (const [name, country] of [
+      ['Tokyo', 'JP'],
+      ['Sydney', 'AU'],
+      ['São Paulo', 'BR'],
+      ['Nairobi', 'KE'],
+      ['Reykjavík', 'IS'],
+      ['Tallinn', 'EE'],
+      ['Ruse', 'BG'],
+    ]) {
+      expect(resolvedCity(name as string), name).toBe(`${name}, ${country}`);
     }
-    expect(
-      CITIES.some((candidate) => !(SIGNAL_COUNTRIES as readonly string[]).includes(candidate.countryCode)),
-    ).toBe(true);
+  });
+
+  it('finds every demo city under the name and country the demo uses', () => {
     expect(CITIES.length).toBeGreaterThanOrEqual(60);
+    for (const demo of CITIES) expect(findCity(demo.name, demo.countryCode)?.name).toBe(demo.name);
   });
 
-  it('names countries as the filter options do', () => {
-    for (const country of COUNTRIES) expect(COUNTRY_NAMES[country.code]).toBe(country.name);
-  });
-
-  it('places every city in a known region of its country, with plausible coordinates', () => {
-    for (const candidate of CITIES) {
-      expect(
-        REGIONS.some(
-          (region) => region.name === candidate.region && region.countryCode === candidate.countryCode,
-        ),
-      ).toBe(true);
-      expect(Math.abs(candidate.lat)).toBeLessThanOrEqual(90);
-      expect(Math.abs(candidate.lon)).toBeLessThanOrEqual(180);
-      expect(candidate.weight).toBeGreaterThan(0);
-    }
+  it('names countries in English', () => {
+    expect(countryNameOf('GB')).toBe('United Kingdom');
+    expect(countryNameOf('DE')).toBe('Germany');
+    expect(countryNameOf('US')).toBe('United States');
+    expect(countryNameOf('ZZ')).toBe('ZZ');
   });
 
   it('has real distances: close pairs and pairs 100+ km apart', () => {
@@ -64,104 +65,149 @@ describe('gazetteer data', () => {
 
 describe('resolvePlace', () => {
   it('resolves city names and aliases regardless of case and accents', () => {
-    expect(resolvedCityName('Munich')).toBe('Munich');
-    expect(resolvedCityName('MÜNCHEN')).toBe('Munich');
-    expect(resolvedCityName('muenchen')).toBe('Munich');
-    expect(resolvedCityName('Wien')).toBe('Vienna');
-    expect(resolvedCityName('Warszawa')).toBe('Warsaw');
-    expect(resolvedCityName('krakow')).toBe('Kraków');
-    expect(resolvedCityName('Kraków')).toBe('Kraków');
-    expect(resolvedCityName('Bucureşti')).toBe('Bucharest');
-    expect(resolvedCityName('București')).toBe('Bucharest');
-    expect(resolvedCityName('  zürich ')).toBe('Zurich');
+    expect(resolvedCity('Munich')).toBe('Munich, DE');
+    expect(resolvedCity('MÜNCHEN')).toBe('Munich, DE');
+    expect(resolvedCity('muenchen')).toBe('Munich, DE');
+    expect(resolvedCity('Wien')).toBe('Vienna, AT');
+    expect(resolvedCity('Warszawa')).toBe('Warsaw, PL');
+    expect(resolvedCity('krakow')).toBe('Kraków, PL');
+    expect(resolvedCity('Bucureşti')).toBe('Bucharest, RO');
+    expect(resolvedCity('București')).toBe('Bucharest, RO');
+    expect(resolvedCity('  zürich ')).toBe('Zurich, CH');
+    expect(resolvedCity('Köln')).toBe('Cologne, DE');
+    expect(resolvedCity('NYC')).toBe('New York, US');
+    expect(resolvedCity('Cluj Napoca')).toBe('Cluj-Napoca, RO');
+    expect(resolvedCity('Москва')).toBe('Moscow, RU');
+    expect(resolvedCity('Bangalore')).toBe('Bengaluru, IN');
   });
 
-  it('resolves regions, with their aliases', () => {
-    expect(resolvePlace('England')).toEqual({ kind: 'region', region: 'England', countryCode: 'GB' });
-    expect(resolvePlace('Bayern')).toEqual({ kind: 'region', region: 'Bavaria', countryCode: 'DE' });
-    expect(resolvePlace('nordrhein-westfalen')).toEqual({
+  it('resolves regions, with their aliases and US postal codes', () => {
+    expect(resolvePlace('England')).toEqual({
       kind: 'region',
-      region: 'North Rhine-Westphalia',
-      countryCode: 'DE',
+      region: 'England',
+      regionCode: 'GB.ENG',
+      countryCode: 'GB',
     });
+    expect(resolvePlace('Bayern')).toMatchObject({ kind: 'region', region: 'Bavaria', countryCode: 'DE' });
+    expect(resolvePlace('nordrhein-westfalen')).toMatchObject({ region: 'North Rhine-Westphalia' });
+    expect(resolvePlace('California')).toMatchObject({ kind: 'region', regionCode: 'US.CA' });
+    expect(resolvePlace('TX')).toMatchObject({ kind: 'region', region: 'Texas' });
   });
 
-  it('resolves countries by name, alias and ISO code', () => {
+  it('resolves countries by name, alias, native name and ISO codes', () => {
     const uk = { kind: 'country', countryCode: 'GB', countryName: 'United Kingdom' };
-    for (const text of ['UK', 'U.K.', 'United Kingdom', 'great britain', 'GB', 'gb'])
-      expect(resolvePlace(text)).toEqual(uk);
-    expect(resolvePlace('Deutschland')).toEqual({
-      kind: 'country',
-      countryCode: 'DE',
-      countryName: 'Germany',
-    });
-    expect(resolvePlace('Österreich')).toEqual({
-      kind: 'country',
-      countryCode: 'AT',
-      countryName: 'Austria',
-    });
+    for (const text of ['UK', 'U.K.', 'United Kingdom', 'great britain', 'GB', 'gb', 'GBR'])
+      expect(resolvePlace(text), text).toEqual(uk);
+    expect(resolvePlace('Deutschland')).toMatchObject({ kind: 'country', countryCode: 'DE' });
+    expect(resolvePlace('Österreich')).toMatchObject({ kind: 'country', countryCode: 'AT' });
+    expect(resolvePlace('Georgia')).toMatchObject({ kind: 'country', countryCode: 'GE' });
   });
 
-  it('prefers the city when a city and its region share a name', () => {
-    expect(resolvedCityName('Berlin')).toBe('Berlin');
-    expect(resolvedCityName('Vienna')).toBe('Vienna');
+  it('prefers the city when a city lies in its namesake region', () => {
+    expect(resolvedCity('Berlin')).toBe('Berlin, DE');
+    expect(resolvedCity('Vienna')).toBe('Vienna, AT');
+    expect(resolvedCity('New York')).toBe('New York, US');
+    expect(resolvedCity('Salzburg')).toBe('Salzburg, AT');
   });
 
-  it('accepts "city, country" when the country contains the city', () => {
-    expect(resolvedCityName('Munich, Germany')).toBe('Munich');
-    expect(resolvedCityName('Leeds, England, UK')).toBe('Leeds');
+  it('resolves an ambiguous name to the most populous place, and a qualified one within its qualifier', () => {
+    expect(resolvedCity('London')).toBe('London, GB');
+    expect(resolvedCity('London, CA')).toBe('London, CA');
+    expect(resolvePlace('London, CA')).toMatchObject({ city: { region: 'Ontario' } });
+    expect(resolvedCity('London, Ontario')).toBe('London, CA');
+    expect(resolvedCity('Cambridge')).toBe('Cambridge, GB');
+    expect(resolvedCity('Cambridge, US')).toBe('Cambridge, US');
+    expect(resolvePlace('Cambridge, US')).toMatchObject({ city: { region: 'Massachusetts' } });
+    expect(resolvedCity('Portland, OR')).toBe('Portland, US');
+    expect(resolvePlace('Portland, ME')).toMatchObject({ city: { region: 'Maine' } });
+    expect(resolvedCity('San Francisco, CA')).toBe('San Francisco, US');
+    expect(resolvedCity('Paris')).toBe('Paris, FR');
+    expect(resolvedCity('Paris, TX')).toBe('Paris, US');
+  });
+
+  it('accepts "city, region, country" when each part contains the one before', () => {
+    expect(resolvedCity('Munich, Germany')).toBe('Munich, DE');
+    expect(resolvedCity('Leeds, England, UK')).toBe('Leeds, GB');
     expect(resolvePlace('Munich, Austria')).toBeUndefined();
+    expect(resolvePlace('Bavaria, Germany')).toMatchObject({ kind: 'region', region: 'Bavaria' });
   });
 
   it('returns undefined for unknown places', () => {
-    expect(resolvePlace('Atlantis')).toBeUndefined();
+    expect(resolvePlace('Narnia')).toBeUndefined();
     expect(resolvePlace('')).toBeUndefined();
+    expect(resolvePlace(', ,')).toBeUndefined();
+  });
+});
+
+describe('placeInText', () => {
+  it('finds the place in the location text of job boards', () => {
+    expect(placeInText('Remote - UK')).toMatchObject({ kind: 'country', countryCode: 'GB' });
+    expect(placeInText('Hybrid (Berlin)')).toMatchObject({ kind: 'city', city: { name: 'Berlin' } });
+    expect(placeInText('London or Remote')).toMatchObject({ kind: 'city', city: { name: 'London' } });
+    expect(placeInText('Munich / Berlin')).toMatchObject({ kind: 'city', city: { name: 'Munich' } });
+    expect(placeInText('New York, NY')).toMatchObject({ kind: 'city', city: { name: 'New York' } });
+    expect(placeInText('Remote')).toBeUndefined();
+    expect(placeInText('Anywhere in EMEA')).toBeUndefined();
   });
 });
 
 describe('placeKey and locationDoc', () => {
-  const everyPlace: ResolvedPlace[] = [
-    ...CITIES.map((candidate) => ({ kind: 'city', city: candidate }) as const),
-    ...REGIONS.map(
-      (region) => ({ kind: 'region', region: region.name, countryCode: region.countryCode }) as const,
-    ),
-    ...COUNTRIES.map(
-      (country) => ({ kind: 'country', countryCode: country.code, countryName: country.name }) as const,
-    ),
-  ];
+  const munich = city('Munich');
 
-  function contains(place: ResolvedPlace, candidate: City): boolean {
-    if (place.kind === 'city') return place.city === candidate;
-    if (place.kind === 'region')
-      return candidate.region === place.region && candidate.countryCode === place.countryCode;
-    return candidate.countryCode === place.countryCode;
-  }
-
-  it('gives each place a key held by exactly the cities inside it', () => {
-    for (const place of everyPlace) {
-      const key = placeKey(place);
-      const holders = CITIES.filter((candidate) => locationDoc(candidate).keys.includes(key));
-      expect(holders, key).toEqual(CITIES.filter((candidate) => contains(place, candidate)));
-    }
-  });
-
-  it('matches what a typed place resolves to', () => {
-    const munich = locationDoc(city('Munich'));
-    for (const text of ['München', 'Bavaria', 'Germany', 'DE']) {
-      const place = resolvePlace(text);
-      expect(place && munich.keys.includes(placeKey(place)), text).toBe(true);
-    }
-    expect(munich).toMatchObject({
+  it('gives a city, its region and its country keys of their own', () => {
+    const doc = locationDoc(munich);
+    expect(doc).toEqual({
       display: 'Munich, Bavaria, Germany',
       city: 'Munich',
       region: 'Bavaria',
       country_code: 'DE',
       country_name: 'Germany',
-      geo: { lat: city('Munich').lat, lon: city('Munich').lon },
+      keys: [`city:${munich.id}`, 'region:de.02', 'country:de'],
+      geo: { lat: munich.lat, lon: munich.lon },
     });
+    for (const text of ['München', 'Bavaria', 'Germany', 'DE']) {
+      const place = resolvePlace(text) as ResolvedPlace;
+      expect(doc.keys, text).toContain(placeKey(place));
+    }
+    // Washington the state and Washington the city share a name but not a key.
+    const dc = city('Washington, D.C.');
+    expect(locationDoc(dc).keys).not.toContain(placeKey(resolvePlace('Washington') as ResolvedPlace));
+  });
+
+  it('holds the keys of exactly the places each demo city lies in', () => {
+    for (const demo of CITIES) {
+      const keys = locationDoc(demo).keys;
+      for (const other of CITIES) {
+        const otherKey = placeKey({ kind: 'city', city: other });
+        expect(keys.includes(otherKey), `${demo.name} / ${other.name}`).toBe(other.id === demo.id);
+      }
+      expect(keys).toContain(`country:${demo.countryCode.toLowerCase()}`);
+    }
   });
 
   it('names a city that is its own region once', () => {
     expect(locationDoc(city('Berlin')).display).toBe('Berlin, Germany');
+  });
+
+  it('places a role known only by its region or country, or nowhere', () => {
+    const england = resolvePlace('England') as Exclude<ResolvedPlace, { kind: 'city' }>;
+    expect(areaLocationDoc(england, 'Remote - England')).toEqual({
+      display: 'England, United Kingdom',
+      city: null,
+      region: 'England',
+      country_code: 'GB',
+      country_name: 'United Kingdom',
+      keys: ['region:gb.eng', 'country:gb'],
+      geo: null,
+    });
+    expect(areaLocationDoc(undefined, 'Anywhere in EMEA')).toMatchObject({
+      display: 'Anywhere in EMEA',
+      keys: [],
+    });
+  });
+
+  it('names the city at a point', () => {
+    expect(cityNear({ lat: 51.52, lon: -0.1 })?.name).toBe('London');
+    expect(cityNear({ lat: 0, lon: -30 })).toBeUndefined();
   });
 });

@@ -46,9 +46,9 @@ describe('buildLeadFilter', () => {
       notes: [],
       unknownPlace: false,
     });
-    expect(filtersOf({ location: 'UK' })).toContainEqual({ term: { 'location.keys': 'gb' } });
-    expect(filtersOf({ location: 'München' })).toContainEqual({ term: { 'location.keys': 'munich' } });
-    expect(filtersOf({ location: 'england' })).toContainEqual({ term: { 'location.keys': 'england' } });
+    expect(filtersOf({ location: 'UK' })).toContainEqual({ term: { 'location.keys': 'country:gb' } });
+    expect(filtersOf({ location: 'München' })).toContainEqual({ term: { 'location.keys': 'city:2867714' } });
+    expect(filtersOf({ location: 'england' })).toContainEqual({ term: { 'location.keys': 'region:gb.eng' } });
   });
 
   it('turns a radius around a city into a geo_distance filter', () => {
@@ -85,10 +85,10 @@ describe('buildLeadFilter', () => {
   });
 
   it('matches nothing for an unknown place and says so', () => {
-    const clauses = buildLeadFilter(leadArgs({ location: 'Atlantis', radius_km: 10 }), now);
+    const clauses = buildLeadFilter(leadArgs({ location: 'Narnia', radius_km: 10 }), now);
     expect(clauses.unknownPlace).toBe(true);
     expect(clauses.filter).toContainEqual({ match_none: {} });
-    expect(clauses.notes[0]).toMatch(/"Atlantis" was not recognised.*city, region or country/);
+    expect(clauses.notes[0]).toMatch(/"Narnia" was not recognised.*city, region or country/);
   });
 
   it('reads skills and industry by their match keys, the way documents are indexed', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CITIES } from '../../seed/places.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
-import { CITIES, type City } from '../../src/reference/gazetteer.js';
+import { type City, findCity } from '../../src/reference/gazetteer.js';
 import { marketInsightsInput, searchLeadsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { buildInsightsQuery } from '../../src/search/insights-query.js';
@@ -10,7 +11,7 @@ const now = new Date('2026-11-18T10:00:00Z');
 const leadArgs = (args: Record<string, unknown>) => parseToolArguments(searchLeadsInput, args);
 
 function city(name: string): City {
-  const found = CITIES.find((candidate) => candidate.name === name);
+  const found = findCity(name);
   if (!found) throw new Error(`no city ${name}`);
   return found;
 }
@@ -33,8 +34,8 @@ describe('the centre of a radius search', () => {
 
   // Pinned by value too, so a gazetteer loader that swapped or rounded coordinates would show here.
   it.each([
-    ['London', { lat: 51.5074, lon: -0.1278 }],
-    ['Munich', { lat: 48.1351, lon: 11.582 }],
+    ['London', { lat: 51.50853, lon: -0.12574 }],
+    ['Munich', { lat: 48.13743, lon: 11.57549 }],
   ])('%s is at its real coordinates', (name, coordinates) => {
     expect(buildLeadFilter(leadArgs({ location: name, radius_km: 10 }), now).filter).toContainEqual(
       aroundCentre(10, coordinates),

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { companyDirectory, generateCompanies, type SeedOptions } from '../../seed/generate-companies.js';
+import {
+  companyDirectory,
+  DEMO_SOURCE,
+  generateCompanies,
+  type SeedOptions,
+} from '../../seed/generate-companies.js';
 import { generateLeads } from '../../seed/generate-leads.js';
 import { generateSignals } from '../../seed/generate-signals.js';
-import { OpaqueIds } from '../../seed/ids.js';
+import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
 import {
   CURRENCIES,
   EMPLOYMENT_TYPES,
@@ -11,11 +16,19 @@ import {
   SIGNAL_COUNTRIES,
   WORK_TYPES,
 } from '../../src/domain/enums.js';
+import {
+  type CompanyFacts,
+  companyFacts,
+  deriveCompany,
+  deriveLead,
+  deriveSignal,
+} from '../../src/feed/derive.js';
+import { companyRecord, leadRecord, signalRecord } from '../../src/feed/records.js';
 import { annualSalary } from '../../src/reference/salary.js';
 
 const OPTIONS: SeedOptions = { seed: 42, now: '2026-11-01' };
 
-function dataSet(options: SeedOptions, sizes = { companies: 300, leads: 2000, signals: 500 }) {
+function records(options: SeedOptions, sizes: { companies: number; leads: number; signals: number }) {
   const directory = companyDirectory(sizes.companies, options);
   return {
     companies: [...generateCompanies(sizes.companies, options)],
@@ -24,19 +37,45 @@ function dataSet(options: SeedOptions, sizes = { companies: 300, leads: 2000, si
   };
 }
 
-describe('seed determinism', () => {
-  const first = dataSet(OPTIONS);
+/** The documents ingest would index for the generated records (every record must pass the feed's schema). */
+function dataSet(options: SeedOptions, sizes = { companies: 300, leads: 2000, signals: 500 }) {
+  const generated = records(options, sizes);
+  const facts = new Map<string, CompanyFacts>();
+  const companies = generated.companies.map((input, index): CompanyDoc => {
+    const doc = {
+      ...deriveCompany(companyRecord.parse(input), DEMO_SOURCE).doc,
+      seq: index + 1,
+      fingerprint: '',
+    };
+    facts.set(doc.key, companyFacts(doc));
+    return doc;
+  });
+  const leads = generated.leads.map((input, index): LeadDoc => {
+    const record = leadRecord.parse(input);
+    const company = 'key' in record.company ? (facts.get(record.company.key) ?? null) : null;
+    return { ...deriveLead(record, DEMO_SOURCE, company, options.now).doc, seq: index + 1, fingerprint: '' };
+  });
+  const signals = generated.signals.map((input, index): SignalDoc => {
+    const record = signalRecord.parse(input);
+    const company = facts.get(record.company.key) as CompanyFacts;
+    return { ...deriveSignal(record, DEMO_SOURCE, company), seq: index + 1, fingerprint: '' };
+  });
+  return { records: generated, companies, leads, signals };
+}
 
-  it('gives byte-identical documents for the same seed and now', () => {
-    const again = dataSet(OPTIONS);
+describe('seed determinism', () => {
+  const first = records(OPTIONS, { companies: 300, leads: 2000, signals: 500 });
+
+  it('gives byte-identical records for the same seed and now', () => {
+    const again = records(OPTIONS, { companies: 300, leads: 2000, signals: 500 });
     expect(JSON.stringify(again.companies)).toBe(JSON.stringify(first.companies));
     expect(JSON.stringify(again.leads)).toBe(JSON.stringify(first.leads));
     expect(JSON.stringify(again.signals)).toBe(JSON.stringify(first.signals));
   });
 
-  it('gives different documents and ids for another seed', () => {
-    const other = dataSet({ ...OPTIONS, seed: 7 });
-    expect(other.leads[0]?.id).not.toBe(first.leads[0]?.id);
+  it('gives different records and ids for another seed', () => {
+    const other = records({ ...OPTIONS, seed: 7 }, { companies: 300, leads: 2000, signals: 500 });
+    expect(other.leads[0]?.source_id).not.toBe(first.leads[0]?.source_id);
     expect(JSON.stringify(other.leads.slice(0, 50))).not.toBe(JSON.stringify(first.leads.slice(0, 50)));
     expect(other.companies.map((company) => company.name)).not.toEqual(
       first.companies.map((company) => company.name),
@@ -44,7 +83,7 @@ describe('seed determinism', () => {
   });
 
   it('moves dates with now', () => {
-    const later = dataSet({ ...OPTIONS, now: '2026-12-01' });
+    const later = records({ ...OPTIONS, now: '2026-12-01' }, { companies: 300, leads: 2000, signals: 500 });
     expect(later.leads.map((lead) => lead.posted_date)).not.toEqual(
       first.leads.map((lead) => lead.posted_date),
     );
@@ -56,27 +95,14 @@ describe('seed determinism', () => {
   });
 });
 
-describe('ids', () => {
-  it('are prefixed, 10 base62 characters, and unique', () => {
-    const ids = new OpaqueIds('ld', 42);
-    const seen = new Set<string>();
-    for (let index = 0; index < 200_000; index++) seen.add(ids.at(index));
-    expect(seen.size).toBe(200_000);
-    for (const id of [...seen].slice(0, 1000)) expect(id).toMatch(/^ld_[0-9A-Za-z]{10}$/);
-    expect(new OpaqueIds('ld', 42).at(2 ** 40)).toMatch(/^ld_[0-9A-Za-z]{10}$/);
-  });
-});
-
 describe('generated data', () => {
   const { companies, leads, signals } = dataSet(OPTIONS, { companies: 2000, leads: 10_000, signals: 3000 });
   const companiesById = new Map(companies.map((company) => [company.id, company]));
   const share = (count: number, total: number) => count / total;
 
-  it('gives unique ids and sequence numbers', () => {
-    for (const docs of [companies, leads, signals]) {
+  it('gives unique ids', () => {
+    for (const docs of [companies, leads, signals])
       expect(new Set(docs.map((doc) => doc.id)).size).toBe(docs.length);
-      expect(docs.map((doc) => doc.seq)).toEqual(docs.map((_, index) => index + 1));
-    }
   });
 
   it('gives distinct company names for the demo size', () => {

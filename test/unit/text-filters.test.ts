@@ -173,7 +173,7 @@ describe('the fallback reading', () => {
     });
     expect(leadSearch({ title: 'CTO' }).fallback).toBeUndefined();
     expect(leadSearch({ experience_level: 'Senior' }).fallback).toBeUndefined();
-    expect(leadSearch({ title: 'enginer', location: 'Atlantis' }).fallback).toBeUndefined();
+    expect(leadSearch({ title: 'enginer', location: 'Narnia' }).fallback).toBeUndefined();
   });
 
   it('keeps the page, order and cursor position of the first reading', () => {

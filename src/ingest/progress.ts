@@ -1,6 +1,7 @@
 /**
  * Progress of one bulk load on stderr: a single line redrawn in place on a terminal, or a
- * plain line every few seconds when stderr is a file or a pipe (CI logs stay readable).
+ * plain line every few seconds when stderr is a file or a pipe (CI logs stay readable). With no
+ * total (a stream of unknown length) it shows the count and rate without a bar.
  */
 export class Progress {
   private done = 0;
@@ -11,7 +12,7 @@ export class Progress {
 
   constructor(
     private readonly label: string,
-    private readonly total: number,
+    private readonly total: number | undefined,
     private readonly stream: NodeJS.WriteStream = process.stderr,
   ) {
     this.interactive = Boolean(stream.isTTY);
@@ -32,9 +33,14 @@ export class Progress {
 
   private draw(): void {
     this.lastDrawnCount = this.done;
-    const share = this.total === 0 ? 1 : Math.min(1, this.done / this.total);
     const seconds = (Date.now() - this.startedAt) / 1000;
     const rate = seconds > 0 ? Math.round(this.done / seconds) : 0;
+    if (this.total === undefined) {
+      const line = `${this.label}: ${this.done.toLocaleString('en-GB')} records, ${rate.toLocaleString('en-GB')}/s`;
+      this.stream.write(this.interactive ? `\r${line}\u001b[K` : `${line}\n`);
+      return;
+    }
+    const share = this.total === 0 ? 1 : Math.min(1, this.done / this.total);
     const counts = `${this.done.toLocaleString('en-GB')}/${this.total.toLocaleString('en-GB')}`;
     const percent = `${Math.floor(share * 100)}%`.padStart(4);
     if (!this.interactive) {

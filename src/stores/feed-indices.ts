@@ -1,0 +1,232 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Client, errors, type estypes } from '@elastic/elasticsearch';
+import { indexNames } from './elasticsearch.js';
+import { type IndexKind, indexDefinition, indexNamesForVersion } from './search-indices.js';
+
+/**
+ * The Elasticsearch side of loading the feed (`npm run ingest`, `npm run seed`): new
+ * generations of an index to build a snapshot in, bulk writes with retries, lookups of what the
+ * index already holds, scans, and the settings of a bulk load. The local Elasticsearch has no
+ * `_reindex`, `_update_by_query` or `_delete_by_query`, so copying and closing go through a
+ * point-in-time scan and `_bulk` (docs/feed.md, "How a snapshot is loaded").
+ */
+
+interface BulkItemResult {
+  status: number;
+  error?: { type?: string; reason?: string };
+}
+
+type BulkResponse = { errors: boolean; items?: Array<Record<string, BulkItemResult>> };
+
+function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/** A whole request that failed in a way worth repeating: no answer, a timeout, or a 429/5xx. */
+function isRetryableRequestError(error: unknown): boolean {
+  if (error instanceof errors.ResponseError) return isRetryableStatus(error.statusCode ?? 0);
+  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
+}
+
+export interface BulkOutcome {
+  written: number;
+  /** Documents Elasticsearch refused (after retries), with a reason each. */
+  failed: Array<{ id: string; reason: string }>;
+}
+
+/** One `index` action line and its document, already serialised. */
+export interface BulkItem {
+  id: string;
+  lines: string;
+}
+
+export function indexItem(id: string, sourceJson: string): BulkItem {
+  return { id, lines: `{"index":{"_id":${JSON.stringify(id)}}}\n${sourceJson}\n` };
+}
+
+/**
+ * Writes `items` to `index` in one `_bulk` request, sending again (with backoff, `retries`
+ * times) the items the cluster pushed back (429, 5xx) and whole requests that failed to
+ * connect or timed out; every other refusal is reported.
+ */
+export async function writeBulk(
+  client: Client,
+  index: string,
+  items: readonly BulkItem[],
+  retries = 5,
+): Promise<BulkOutcome> {
+  const outcome: BulkOutcome = { written: 0, failed: [] };
+  let pending = items;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 0) await sleep(Math.min(10_000, 250 * 2 ** attempt));
+    const lastTry = attempt >= retries;
+    let response: BulkResponse;
+    try {
+      response = await client.transport.request<BulkResponse>({
+        method: 'POST',
+        path: `/${encodeURIComponent(index)}/_bulk`,
+        querystring: { filter_path: 'errors,items.*.status,items.*.error.type,items.*.error.reason' },
+        bulkBody: pending.map((item) => item.lines).join(''),
+      });
+    } catch (error) {
+      if (!lastTry && isRetryableRequestError(error)) continue;
+      const reason = error instanceof Error ? error.message : String(error);
+      outcome.failed.push(...pending.map((item) => ({ id: item.id, reason })));
+      return outcome;
+    }
+    if (!response.errors) {
+      outcome.written += pending.length;
+      return outcome;
+    }
+    const retry: BulkItem[] = [];
+    (response.items ?? []).forEach((entry, position) => {
+      const result = Object.values(entry)[0] as BulkItemResult;
+      const item = pending[position] as BulkItem;
+      if (result.status < 300) outcome.written++;
+      else if (!lastTry && isRetryableStatus(result.status)) retry.push(item);
+      else
+        outcome.failed.push({
+          id: item.id,
+          reason: `${result.status} ${result.error?.type ?? ''}: ${result.error?.reason ?? 'no reason given'}`,
+        });
+    });
+    pending = retry;
+  }
+  return outcome;
+}
+
+/**
+ * The documents with these ids (only `fields` of each), realtime: a document written a moment
+ * ago is found before any refresh. Missing ids are absent from the map.
+ */
+export async function lookUpDocuments<T>(
+  client: Client,
+  index: string,
+  ids: readonly string[],
+  fields: readonly string[] | true,
+): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  if (ids.length === 0) return found;
+  const response = await client.mget<T>({
+    index,
+    ids: [...ids],
+    _source: fields === true ? true : [...fields],
+    realtime: true,
+  });
+  for (const doc of response.docs) {
+    if ('found' in doc && doc.found && doc._source !== undefined) found.set(doc._id, doc._source);
+  }
+  return found;
+}
+
+/** The ids among `ids` that `index` holds. */
+export async function existingIds(
+  client: Client,
+  index: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const response = await client.mget({ index, ids: [...ids], _source: false, realtime: true });
+  return new Set(response.docs.filter((doc) => 'found' in doc && doc.found).map((doc) => doc._id));
+}
+
+/**
+ * Every document of `index` matching `query` (only `fields`), a page at a time, through a
+ * point in time: a consistent view however the index changes meanwhile.
+ */
+export async function* scanDocuments<T>(
+  client: Client,
+  index: string,
+  query: estypes.QueryDslQueryContainer,
+  fields: readonly string[] | true,
+  pageSize = 1000,
+): AsyncGenerator<Array<{ id: string; source: T }>> {
+  const pit = await client.openPointInTime({ index, keep_alive: '5m' });
+  let pitId = pit.id;
+  try {
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const response = await client.search<T>({
+        pit: { id: pitId, keep_alive: '5m' },
+        query,
+        size: pageSize,
+        sort: [{ _shard_doc: 'asc' }],
+        _source: fields === true ? true : [...fields],
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
+      });
+      pitId = response.pit_id ?? pitId;
+      const hits = response.hits.hits;
+      if (hits.length === 0) return;
+      yield hits.map((hit) => ({ id: hit._id as string, source: hit._source as T }));
+      after = hits[hits.length - 1]?.sort;
+      if (hits.length < pageSize) return;
+    }
+  } finally {
+    await client.closePointInTime({ id: pitId }).catch(() => {});
+  }
+}
+
+/** The highest `seq` in `index`, 0 when empty. */
+export async function highestSeq(client: Client, index: string): Promise<number> {
+  const response = await client.search({
+    index,
+    size: 0,
+    track_total_hits: false,
+    aggs: { highest: { max: { field: 'seq' } } },
+  });
+  const value = (response.aggregations?.highest as { value: number | null } | undefined)?.value;
+  return value ?? 0;
+}
+
+/** The concrete index the alias of `kind` points at, or null when there is none yet. */
+export async function liveIndex(client: Client, prefix: string, kind: IndexKind): Promise<string | null> {
+  const alias = indexNames(prefix)[kind];
+  if (!(await client.indices.existsAlias({ name: alias }))) return null;
+  const aliased = await client.indices.getAlias({ name: alias });
+  return Object.keys(aliased)[0] ?? null;
+}
+
+/**
+ * A new, empty generation of `kind`'s index beside the one the alias serves, named after the
+ * current mapping version and the time (`hl-leads-v2-g1767225600000`), for a snapshot to be
+ * loaded into and swapped in by `publishIndices`.
+ */
+export async function createGeneration(
+  client: Client,
+  prefix: string,
+  kind: IndexKind,
+  now = Date.now(),
+): Promise<string> {
+  const name = `${indexNamesForVersion(prefix)[kind]}-g${now}`;
+  const { settings, mappings } = indexDefinition(kind);
+  await client.indices.create({ index: name, settings, mappings });
+  return name;
+}
+
+/** Drops an index this run created and will not publish. */
+export async function dropIndex(client: Client, index: string): Promise<void> {
+  await client.indices.delete({ index, ignore_unavailable: true });
+}
+
+/** Settings for a bulk load: no refresh and an asynchronous translog while loading. */
+export async function prepareForBulk(client: Client, index: string): Promise<void> {
+  await client.indices.putSettings({
+    index,
+    settings: { index: { refresh_interval: '-1', translog: { durability: 'async' } } },
+  });
+}
+
+/** The definition's refresh interval and durable writes back, and one refresh so the documents are searchable. */
+export async function finishBulk(client: Client, index: string, kind: IndexKind): Promise<void> {
+  const refreshInterval = indexDefinition(kind).settings.refresh_interval ?? '1s';
+  await client.indices.putSettings({
+    index,
+    settings: { index: { refresh_interval: refreshInterval, translog: { durability: 'request' } } },
+  });
+  await client.indices.refresh({ index });
+}
+
+export async function refreshIndex(client: Client, index: string): Promise<void> {
+  await client.indices.refresh({ index });
+}
