@@ -16,11 +16,13 @@ import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
 import { parseConfig } from '../src/config.js';
 import { parseToolArguments } from '../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
-import { buildCompanyRanking, readCompanyRanking } from '../src/search/company-query.js';
+import { buildCompanyRanking } from '../src/search/company-query.js';
 import { FIRST_PAGE } from '../src/search/cursor.js';
 import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
+import { SearchIndexStore } from '../src/stores/search-index.js';
+import { rankCompanies } from '../src/tools/search-companies.js';
 import { BenchAccounts } from './accounts.js';
 import { type CpuByProcess, cpuPerCall, type WatchedProcesses, watchProcesses, withCpuSpent } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
@@ -108,39 +110,34 @@ const serverSecret = process.env.SERVER_SECRET || randomBytes(48).toString('base
 const settings = parseConfig({ ...process.env, PORT: flags.port, SERVER_SECRET: serverSecret });
 const elasticsearch = createElasticsearchClient({ ...settings, BACKEND_TIMEOUT_MS: 30000 });
 const indices = indexNames(settings.INDEX_PREFIX);
+const searchIndex = new SearchIndexStore(elasticsearch, indices);
 
 /**
  * The Elasticsearch requests each tool makes for its first page, so (a) measures Elasticsearch
- * alone: one search, and for search_companies also the fetch of the ranked companies' profiles.
+ * alone: the searches (on the roll-ups when the tools would read them), and for search_companies
+ * also the fetch of the ranked companies' profiles.
  */
-async function directCall(call: Call, now: Date): Promise<void> {
-  const response = await elasticsearch.search(directSearch(call, now));
-  if (call.tool !== 'search_companies') return;
-  const args = parseToolArguments(searchCompaniesInput, call.args);
-  const ids = readCompanyRanking(response as Parameters<typeof readCompanyRanking>[0], {
-    offset: 0,
-    size: args.page_size,
-  }).companies.map((company) => company.companyId);
-  if (ids.length > 0) await elasticsearch.mget({ index: indices.companies, ids });
-}
-
-/** The search body each tool builds for its first page. */
-function directSearch(call: Call, now: Date) {
+async function directCall(call: Call, now: Date, rollups: boolean): Promise<void> {
   switch (call.tool) {
     case 'search_leads': {
       const args = parseToolArguments(searchLeadsInput, call.args);
-      return { index: indices.leads, ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body };
+      await elasticsearch.search({ index: indices.leads, ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body });
+      return;
     }
     case 'search_companies': {
       const args = parseToolArguments(searchCompaniesInput, call.args);
-      return {
-        index: indices.leads,
-        ...buildCompanyRanking(args, now, { offset: 0, size: args.page_size }).body,
-      };
+      const { body } = buildCompanyRanking(args, now, { offset: 0, size: args.page_size }, { rollups });
+      const ids = (await rankCompanies(searchIndex, body, args.min_open_roles)).companies.map(
+        (company) => company.companyId,
+      );
+      if (ids.length > 0) await elasticsearch.mget({ index: indices.companies, ids });
+      return;
     }
     case 'get_market_insights': {
       const args = parseToolArguments(marketInsightsInput, call.args);
-      return { index: indices.leads, ...buildInsightsQuery(args, now).body };
+      const { body } = buildInsightsQuery(args, now, { rollups });
+      await elasticsearch.search({ index: indices[body.index], ...body.body });
+      return;
     }
   }
 }
@@ -233,12 +230,13 @@ async function runAt(
   watched: WatchedProcesses,
   metricsUrls: readonly string[],
   sendMcp: (call: Call, id: number) => Promise<void>,
+  rollups: boolean,
 ): Promise<ConcurrencyRun> {
   const now = new Date();
   const direct: PathTally = { timings: [], seconds: 0, cpuMs: {} };
   const mcp: PathTally = { timings: [], seconds: 0, cpuMs: {} };
   let mongoCommands: Record<string, number> = {};
-  const sendDirect = (call: Call) => directCall(call, now);
+  const sendDirect = (call: Call) => directCall(call, now, rollups);
   for (let round = 0, firstId = 0; round < rounds; round++) {
     const calls = Math.floor((requests * (round + 1)) / rounds) - firstId;
     const slice = (send: (call: Call, id: number) => Promise<unknown>) => () =>
@@ -297,16 +295,18 @@ async function main(): Promise<void> {
       mongodbUri: settings.MONGODB_URI,
     });
     const now = new Date();
+    // Whether the servers' company rankings and insights read the roll-ups; the direct calls do as they do.
+    const rollups = await searchIndex.rollupsReady();
     // Untimed calls on both paths first: a server that has been up for a while has had its code
     // optimised by V8 and the JVMs, and its caches filled, and that is the server worth measuring.
     // Every server process gets at least a pass of the mix.
     const warmup = Math.max(warmupCalls, MIX.length * servers.urls.length);
-    await measure(WARMUP_CONCURRENCY, (call) => directCall(call, now), warmup);
+    await measure(WARMUP_CONCURRENCY, (call) => directCall(call, now, rollups), warmup);
     for (const era of eras) await measure(WARMUP_CONCURRENCY, sendMcp(era), warmup);
     const runs: ConcurrencyRun[] = [];
     for (const era of eras) {
       for (const concurrency of concurrencies) {
-        runs.push(await runAt(era, concurrency, watched, servers.metricsUrls, sendMcp(era)));
+        runs.push(await runAt(era, concurrency, watched, servers.metricsUrls, sendMcp(era), rollups));
       }
     }
     const serverPeakResidentMiB = servers.pids.map(peakResidentMiB);
@@ -319,6 +319,7 @@ async function main(): Promise<void> {
         leads: await documentCount(indices.leads),
         companies: await documentCount(indices.companies),
         signals: await documentCount(indices.signals),
+        rollups,
       },
       requestsPerRun: requests,
       serverProcesses: servers.pids.length,

@@ -36,6 +36,7 @@ import {
 } from '../stores/feed-indices.js';
 import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
+import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
 
 /**
  * Loads feed records into the indices: validates each, derives its document
@@ -90,6 +91,8 @@ export interface IngestReport {
   aborted: string | null;
   /** Whether a snapshot's or fresh load's new indices were swapped in. */
   published: boolean;
+  /** How the roll-ups were brought up to date, when leads were loaded. */
+  rollups?: RollupReport;
 }
 
 export interface IngestOptions {
@@ -194,7 +197,10 @@ class IngestRun {
   private readonly concurrency: number;
   private readonly options: IngestOptions;
 
-  constructor(options: IngestOptions) {
+  constructor(
+    options: IngestOptions,
+    private readonly leadWrites?: LeadWrites,
+  ) {
     this.options = options;
     this.batchSize = options.batchSize ?? 1000;
     this.concurrency = options.concurrency ?? 3;
@@ -586,11 +592,12 @@ class IngestRun {
       if (!stored.is_open) {
         report.unchanged++;
         return copyAnyway
-          ? this.remember(item.id, stored, serialise(withoutOrigin(stored), stored.seq))
+          ? this.remember(item.id, stored, serialise(withoutOrigin(stored), stored.seq), stored)
           : undefined;
       }
       report.closed++;
-      return this.remember(item.id, { ...stored, is_open: false }, reserialise(stored, { is_open: false }));
+      const closed = { ...stored, is_open: false };
+      return this.remember(item.id, closed, reserialise(stored, { is_open: false }), closed);
     }
     const collides =
       existing !== undefined &&
@@ -621,6 +628,7 @@ class IngestRun {
             item.id,
             { seq, is_open: isOpen, source: item.source, source_id: item.sourceId },
             serialised,
+            item.draft,
           )
         : undefined;
     } else {
@@ -633,6 +641,7 @@ class IngestRun {
       item.id,
       { seq, is_open: isOpen, source: item.source, source_id: item.sourceId, key: item.sourceId },
       serialised,
+      item.draft,
     );
   }
 
@@ -640,18 +649,22 @@ class IngestRun {
     id: string,
     doc: { seq: number; is_open?: boolean | undefined; source?: string; source_id?: string; key?: string },
     serialised: { json: string; fingerprint: string },
+    written: object,
   ): BulkItem {
     // A fresh load looks nothing up, so it needs no record of what is in flight.
     if (this.options.mode !== 'fresh') this.pending.set(id, { ...doc, fingerprint: serialised.fingerprint });
-    return indexItem(id, serialised.json);
+    return indexItem(id, serialised.json, written);
   }
 
   /** Sends a batch to be written; waits while `concurrency` batches are in flight. */
   private async write(kind: FeedKind, items: BulkItem[], report: KindReport): Promise<void> {
     const target = this.targets[kind];
     if (target === undefined) throw new Error(`no ${kind} index to write to`);
+    const watched = kind === 'leads' ? this.leadWrites : undefined;
+    await watched?.beforeLeads(target, items);
     const request: Promise<void> = writeBulk(this.client, target, items)
       .then((outcome) => {
+        watched?.leadsWritten(items, new Set(outcome.failed.map((failure) => failure.id)));
         for (const failure of outcome.failed) {
           report.failed++;
           this.options.onProblem?.({
@@ -696,10 +709,11 @@ class IngestRun {
       for (const [id, doc] of docs) {
         if (kind === 'leads' && doc.source === this.options.source && doc.is_open) {
           report.closed++;
-          writes.push(indexItem(id, reserialise(doc, { is_open: false }).json));
+          const closed = { ...doc, is_open: false };
+          writes.push(indexItem(id, reserialise(doc, { is_open: false }).json, closed));
         } else {
           report.copied++;
-          writes.push(indexItem(id, JSON.stringify(doc)));
+          writes.push(indexItem(id, JSON.stringify(doc), doc));
         }
       }
       await this.write(kind, writes, report);
@@ -720,7 +734,9 @@ class IngestRun {
       report.closed += page.length;
       await this.write(
         'leads',
-        page.map((hit) => indexItem(hit.id, reserialise(hit.source, { is_open: false }).json)),
+        page.map((hit) =>
+          indexItem(hit.id, reserialise(hit.source, { is_open: false }).json, { ...hit.source, is_open: false }),
+        ),
         report,
       );
     }
@@ -734,10 +750,12 @@ function withoutOrigin(doc: { seq: number; fingerprint: string }): object {
   return rest;
 }
 
-/** Loads the given inputs; see `IngestRun`. */
+/** Loads the given inputs, then brings the roll-ups up to date (src/ingest/rollups.ts); see `IngestRun`. */
 export function ingest(
   inputs: Partial<Record<FeedKind, FeedInput>>,
   options: IngestOptions,
 ): Promise<IngestReport> {
-  return new IngestRun(options).run(inputs);
+  return withRollups(options, inputs.leads !== undefined, (leadWrites) =>
+    new IngestRun(options, leadWrites).run(inputs),
+  );
 }

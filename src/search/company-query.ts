@@ -1,59 +1,208 @@
 import type { estypes } from '@elastic/elasticsearch';
+import {
+  ALL_ROLES_FACET,
+  COUNT_BASE,
+  COUNT_DIGITS,
+  digitToken,
+  industryFacet,
+  placeFacet,
+  skillFacet,
+} from '../feed/rollups.js';
+import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
 import { addClause, addReading, buildLeadFilter, type FilterClauses } from './lead-query.js';
-import { readCompanyName } from './text-filters.js';
+import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 
 /**
- * `search_companies` ranks companies by their matching open roles with ONE aggregation request on
- * the leads index, where company fields are copied onto every role: the page from a terms
- * aggregation on `company.rank_key`, the exact `total` from a second one under a `stats_bucket`
- * (docs/search-semantics.md, "search_companies"). The page's profiles are fetched by id after it.
+ * `search_companies` ranks companies by their matching open roles (docs/search-semantics.md,
+ * "search_companies"), in one of two ways:
+ *
+ * - From the company roll-ups when the role filters name at most one place, one skill or one
+ *   industry: each company's count for that facet is its score, so one search returns the page in
+ *   order and the exact `total` (src/feed/rollups.ts, docs/decisions/rollups.md).
+ * - Otherwise on the leads index, where company fields are copied onto every role: a terms
+ *   aggregation on `company.rank_key` ranks the page exactly; the `total` is counted exactly up to
+ *   EXACT_COMPANY_TOTAL companies and estimated from a sample of companies beyond that.
+ *
+ * The page's profiles are fetched by id after it.
  */
 
-/** Upper bound on the companies the `total` can count; `search.max_buckets` must exceed it (the stacks raise it). */
-export const COUNTED_COMPANIES_LIMIT = 200_000;
+/** Companies counted exactly on the leads index; beyond this, `total` is estimated. */
+export const EXACT_COMPANY_TOTAL = 10_000;
+
+/** One request of the ranking: which index it reads, and the place of its page in the ranking. */
+export interface RankingRequest {
+  index: 'leads' | 'rollups';
+  body: SearchBody;
+  offset: number;
+  size: number;
+}
 
 export interface CompanyRanking {
-  body: SearchBody;
+  body: RankingRequest;
   notes: string[];
   unknownPlace: boolean;
-  /** Run only when `body` ranks no company (`searchWithFallback`). */
-  fallback: FallbackSearch | undefined;
+  /** Run only when `body` ranks no company (`searchWithFallback`); always on the leads. */
+  fallback: FallbackSearch<RankingRequest> | undefined;
+}
+
+export interface RankingOptions {
+  /** Whether the company roll-ups may answer (they are complete for the live leads index). */
+  rollups: boolean;
 }
 
 export function buildCompanyRanking(
   args: SearchCompaniesArgs,
   now: Date,
   page: { offset: number; size: number },
+  options: RankingOptions,
 ): CompanyRanking {
   const clauses = companyRoleFilter(args, now);
-  const byRank = (size: number): estypes.AggregationsAggregationContainer => ({
+  const onLeads = (filter: Query[]): RankingRequest => ({
+    index: 'leads',
+    body: leadsRankingBody(filter, args.min_open_roles, page),
+    ...page,
+  });
+  const fallback = fallbackSearch(clauses, (filter) => onLeads(filter).body);
+  const facet = options.rollups && !clauses.unknownPlace ? rolledUpFacet(args) : undefined;
+  return {
+    body:
+      facet === undefined
+        ? onLeads(clauses.filter)
+        : { index: 'rollups', body: rollupRankingBody(args, facet, page), ...page },
+    notes: clauses.notes,
+    unknownPlace: clauses.unknownPlace,
+    fallback: fallback && { body: onLeads(clauses.fuzzy.filter), typos: fallback.typos },
+  };
+}
+
+/**
+ * The one facet the role filters count, when the company roll-ups hold it: no role filter, or only
+ * a place, only a skill read as one key, or only an industry read as one key.
+ */
+function rolledUpFacet(args: SearchCompaniesArgs): string | undefined {
+  if (args.hiring_for_title !== undefined || args.posted_within_days !== undefined) return undefined;
+  const facets: string[] = [];
+  if (args.location !== undefined) {
+    const place = resolvePlace(args.location);
+    if (!place) return undefined;
+    facets.push(placeFacet(placeKey(place)));
+  }
+  if (args.skills?.length) {
+    const [key, ...more] = readSkills(args.skills).keys ?? [];
+    if (key === undefined || more.length > 0) return undefined;
+    facets.push(skillFacet(key));
+  }
+  if (args.industry !== undefined) {
+    const [key, ...more] = readIndustry(args.industry).keys ?? [];
+    if (key === undefined || more.length > 0) return undefined;
+    facets.push(industryFacet(key));
+  }
+  if (facets.length > 1) return undefined;
+  return facets[0] ?? ALL_ROLES_FACET;
+}
+
+/**
+ * On the company roll-ups: the facet's digit tokens each score their value, so a company's score is
+ * its count for the facet; `min_score` keeps those with at least `min_open_roles`, and the hits
+ * total counts them exactly.
+ */
+function rollupRankingBody(
+  args: SearchCompaniesArgs,
+  facet: string,
+  page: { offset: number; size: number },
+): SearchBody {
+  const filter: Query[] = [{ term: { view: 'companies' } }];
+  if (!args.include_recruitment_agencies) filter.push({ term: { 'company.is_agency': false } });
+  if (args.company_size) filter.push({ term: { 'company.size_band': args.company_size } });
+  if (args.name !== undefined) filter.push(readCompanyName(args.name, 'company.name_key', 'company.name').clause);
+  return {
+    query: { bool: { filter, should: countClauses(facet), minimum_should_match: 1 } },
+    min_score: args.min_open_roles,
+    sort: [{ _score: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
+    from: page.offset,
+    size: page.size,
+    track_total_hits: true,
+    _source: ['company.id'],
+  };
+}
+
+/** A constant score per digit token of `facet`: their sum is the document's count for it. */
+export function countClauses(facet: string): Query[] {
+  const clauses: Query[] = [];
+  for (let position = 0; position < COUNT_DIGITS; position++) {
+    for (let digit = 1; digit < COUNT_BASE; digit++) {
+      clauses.push({
+        constant_score: {
+          filter: { term: { role_counts: digitToken(facet, position, digit) } },
+          boost: digit * COUNT_BASE ** position,
+        },
+      });
+    }
+  }
+  return clauses;
+}
+
+const countThenName: estypes.AggregationsAggregateOrder = [{ _count: 'desc' }, { _key: 'asc' }];
+
+function byRank(size: number, minOpenRoles: number): estypes.AggregationsAggregationContainer {
+  return {
     terms: {
       field: 'company.rank_key',
       size,
-      min_doc_count: args.min_open_roles,
-      order: [{ _count: 'desc' }, { _key: 'asc' }],
+      // One shard: its own top `size` is exact, and no more buckets are built than asked for.
+      shard_size: size,
+      min_doc_count: minOpenRoles,
+      order: countThenName,
     },
-  });
-  const bodyOf = (filter: Query[]): SearchBody => ({
+  };
+}
+
+/**
+ * On the leads: the page from a terms aggregation sized just past it, and the companies meeting
+ * min_open_roles counted by a second one built for at most EXACT_COMPANY_TOTAL + 1 of them.
+ */
+function leadsRankingBody(
+  filter: Query[],
+  minOpenRoles: number,
+  page: { offset: number; size: number },
+): SearchBody {
+  return {
     size: 0,
     track_total_hits: false,
     query: { bool: { filter } },
     aggs: {
-      ranked: byRank(Math.max(1, page.offset + page.size)),
-      counted: byRank(COUNTED_COMPANIES_LIMIT),
+      ranked: byRank(Math.max(1, page.offset + page.size), minOpenRoles),
+      counted: byRank(EXACT_COMPANY_TOTAL + 1, minOpenRoles),
       company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
     },
     // `suggest` is there only in the fuzzy reading, to say which spellings it found.
     filter_path: ['aggregations.ranked', 'aggregations.company_total', 'suggest'],
-  });
+  };
+}
+
+/**
+ * The companies meeting min_open_roles among one in `partitions` of all companies (by a hash of
+ * their rank key, so a sample independent of any filter): the estimate when there are more than
+ * EXACT_COMPANY_TOTAL.
+ */
+export function companySampleBody(request: RankingRequest, minOpenRoles: number, partitions: number): SearchBody {
   return {
-    body: bodyOf(clauses.filter),
-    notes: clauses.notes,
-    unknownPlace: clauses.unknownPlace,
-    fallback: fallbackSearch(clauses, bodyOf),
+    size: 0,
+    track_total_hits: false,
+    query: request.body.query as Query,
+    aggs: {
+      sampled: {
+        terms: {
+          ...(byRank(EXACT_COMPANY_TOTAL + 1, minOpenRoles).terms as estypes.AggregationsTermsAggregation),
+          include: { partition: 0, num_partitions: partitions },
+        },
+      },
+      sample_total: { stats_bucket: { buckets_path: 'sampled>_count' } },
+    },
+    filter_path: ['aggregations.sample_total'],
   };
 }
 
@@ -90,25 +239,76 @@ export interface RankedCompany {
   openRoles: number;
 }
 
-export interface RankingResponse {
+/** A page of the ranking, whichever index answered. */
+export interface Ranking {
+  total: number;
+  /** The page's companies, in order. */
+  companies: RankedCompany[];
+  /** Set when `total` is estimated: the estimate's margin at 95%, as a fraction of it. */
+  estimate?: { margin: number; partitions: number };
+  /** The term suggestions of a fuzzy reading, for its notes. */
+  suggest?: unknown;
+}
+
+interface LeadsRankingResponse {
   aggregations?: {
     ranked?: { buckets: Array<{ key: string | number; doc_count: number }> };
     company_total?: { count: number };
   };
+  suggest?: unknown;
 }
 
-/** The page of the ranking (by offset) and the exact number of companies meeting min_open_roles. */
-export function readCompanyRanking(
-  response: RankingResponse,
-  page: { offset: number; size: number },
-): { total: number; companies: RankedCompany[] } {
-  const total = response.aggregations?.company_total?.count ?? 0;
-  const buckets = response.aggregations?.ranked?.buckets ?? [];
-  const companies = buckets.slice(page.offset, page.offset + page.size).map((bucket) => ({
-    companyId: companyIdOfRankKey(String(bucket.key)),
-    openRoles: bucket.doc_count,
-  }));
-  return { total, companies };
+interface RollupRankingResponse {
+  hits: {
+    total?: number | { value: number };
+    hits: Array<{ _score?: number | null; sort?: unknown[]; _source?: { company?: { id?: string } } }>;
+  };
+}
+
+export type RankingResponse = LeadsRankingResponse | RollupRankingResponse;
+
+/** The page a response holds: the rows of the request's page, in order, and the total it found. */
+export function readCompanyRanking(request: RankingRequest, response: RankingResponse): Ranking {
+  if (request.index === 'rollups') {
+    const { hits } = response as RollupRankingResponse;
+    return {
+      total: typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0),
+      companies: hits.hits.map((hit) => ({
+        companyId: hit._source?.company?.id ?? '',
+        openRoles: Math.round(Number(hit.sort?.[0] ?? hit._score ?? 0)),
+      })),
+    };
+  }
+  const leads = response as LeadsRankingResponse;
+  const buckets = leads.aggregations?.ranked?.buckets ?? [];
+  return {
+    total: leads.aggregations?.company_total?.count ?? 0,
+    companies: buckets.slice(request.offset, request.offset + request.size).map((bucket) => ({
+      companyId: companyIdOfRankKey(String(bucket.key)),
+      openRoles: bucket.doc_count,
+    })),
+    ...(leads.suggest !== undefined ? { suggest: leads.suggest } : {}),
+  };
+}
+
+/** Whether a leads ranking counted more companies than it counts exactly. */
+export function totalIsTooLarge(request: RankingRequest, ranking: Ranking): boolean {
+  return request.index === 'leads' && ranking.total > EXACT_COMPANY_TOTAL;
+}
+
+/** The sampled count scaled up, with its margin at 95% (binomial sampling of companies). */
+export function estimatedTotal(sampled: number, partitions: number): { total: number; margin: number } {
+  const total = sampled * partitions;
+  const margin = total > 0 ? (1.96 * Math.sqrt(total * (partitions - 1))) / total : 0;
+  return { total, margin };
+}
+
+export function estimateNote(ranking: Ranking): string[] {
+  if (!ranking.estimate) return [];
+  const percent = Math.max(1, Math.round(ranking.estimate.margin * 100));
+  return [
+    `More than ${EXACT_COMPANY_TOTAL.toLocaleString('en-GB')} companies match, so total is an estimate from one company in ${ranking.estimate.partitions}: within ${percent}% of the exact number 19 times in 20. The ranking itself is exact.`,
+  ];
 }
 
 export function companyIdOfRankKey(rankKey: string): string {

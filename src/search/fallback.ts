@@ -8,8 +8,8 @@ import { type FuzzyFilter, typoNotes } from './text-filters.js';
  * that finds something costs one Elasticsearch request and a misspelt one two. Its term
  * suggesters travel in the same request and say which spellings were found, for the notes.
  */
-export interface FallbackSearch {
-  body: SearchBody;
+export interface FallbackSearch<Body = SearchBody> {
+  body: Body;
   typos: FuzzyFilter[];
 }
 
@@ -39,9 +39,9 @@ interface WithSuggestions {
  * reading, the fuzzy one; `notes` say how the fuzzy reading read the typed words when it found
  * something.
  */
-export async function searchWithFallback<Response>(
-  search: { body: SearchBody; fallback?: FallbackSearch | undefined },
-  run: (body: SearchBody) => Promise<Response>,
+export async function searchWithFallback<Response, Body = SearchBody>(
+  search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
+  run: (body: Body) => Promise<Response>,
   found: (response: Response) => boolean,
 ): Promise<{ response: Response; notes: string[] }> {
   const first = await run(search.body);

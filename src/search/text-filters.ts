@@ -45,6 +45,8 @@ export interface TextReading {
   clause: Query;
   note?: string;
   fuzzy?: FuzzyFilter;
+  /** The match keys a skills or industry reading looks for (what the company roll-ups count). */
+  keys?: string[];
 }
 
 function suggester(field: string, text: string): estypes.SearchFieldSuggester {
@@ -245,7 +247,7 @@ function fuzzyKeys(
 /** `skills`: roles needing any of them, each by its name or one of its other names. */
 export function readSkills(skills: readonly string[]): TextReading {
   const reading = readKeys(skills, SKILL_ALIASES);
-  const result: TextReading = { clause: keysClause('skills_key', reading.keys) };
+  const result: TextReading = { clause: keysClause('skills_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) {
     result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${quotedList(reading.expanded, 'and')}.`;
   }
@@ -257,7 +259,7 @@ export function readSkills(skills: readonly string[]): TextReading {
 /** `industry`: the industry by its name or one of its other names. */
 export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES);
-  const result: TextReading = { clause: keysClause('industry_key', reading.keys) };
+  const result: TextReading = { clause: keysClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
   const fuzzy = fuzzyKeys('industry_key', reading, 'industry', industry);
   if (fuzzy) result.fuzzy = fuzzy;

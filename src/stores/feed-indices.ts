@@ -34,14 +34,20 @@ export interface BulkOutcome {
   failed: Array<{ id: string; reason: string }>;
 }
 
-/** One `index` action line and its document, already serialised. */
+/** One action's lines (an `index` and its document, already serialised, or a `delete`), and the document written. */
 export interface BulkItem {
   id: string;
   lines: string;
+  /** The document `lines` holds, for whoever watches what is written (src/ingest/rollups.ts). */
+  doc?: object;
 }
 
-export function indexItem(id: string, sourceJson: string): BulkItem {
-  return { id, lines: `{"index":{"_id":${JSON.stringify(id)}}}\n${sourceJson}\n` };
+export function indexItem(id: string, sourceJson: string, doc?: object): BulkItem {
+  return { id, lines: `{"index":{"_id":${JSON.stringify(id)}}}\n${sourceJson}\n`, ...(doc && { doc }) };
+}
+
+export function deleteItem(id: string): BulkItem {
+  return { id, lines: `{"delete":{"_id":${JSON.stringify(id)}}}\n` };
 }
 
 /**
@@ -82,7 +88,8 @@ export async function writeBulk(
     (response.items ?? []).forEach((entry, position) => {
       const result = Object.values(entry)[0] as BulkItemResult;
       const item = pending[position] as BulkItem;
-      if (result.status < 300) outcome.written++;
+      // A delete of a document already gone answers 404 without an error: nothing left to do.
+      if (result.status < 300 || result.error === undefined) outcome.written++;
       else if (!lastTry && isRetryableStatus(result.status)) retry.push(item);
       else
         outcome.failed.push({
