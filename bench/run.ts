@@ -121,7 +121,10 @@ async function directCall(call: Call, now: Date, rollups: boolean): Promise<void
   switch (call.tool) {
     case 'search_leads': {
       const args = parseToolArguments(searchLeadsInput, call.args);
-      await elasticsearch.search({ index: indices.leads, ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body });
+      await elasticsearch.search({
+        index: indices.leads,
+        ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body,
+      });
       return;
     }
     case 'search_companies': {

@@ -21,7 +21,15 @@ type Query = estypes.QueryDslQueryContainer;
  *   place, skill and industry of them, written as digit tokens a query sums into the score.
  */
 
-export const ROLLUP_VIEWS = ['titles', 'industries', 'skills', 'roles', 'places_by_day', 'days', 'salaries'] as const;
+export const ROLLUP_VIEWS = [
+  'titles',
+  'industries',
+  'skills',
+  'roles',
+  'places_by_day',
+  'days',
+  'salaries',
+] as const;
 export type RollupViewName = (typeof ROLLUP_VIEWS)[number];
 
 /** What a cell can keep of its roles; each maps to lead fields of the same names. */
@@ -48,14 +56,17 @@ export interface RollupView {
  * roles are in docs/decisions/rollups.md). `skill` is one cell per skill of a role: a role is
  * counted once in each of its skills' cells, as a terms aggregation on the leads' multi-valued
  * `skills` counts it, so the view answers the skill grouping but not the number of roles. `salary`
- * keeps the 1% step of the annual midpoint in GBP and, per currency, the exact count, sum, least
+ * keeps the 2% step of the annual midpoint in GBP and, per currency, the exact count, sum, least
  * and greatest midpoints of the cell's roles.
  */
 export const VIEWS: readonly RollupView[] = [
   { name: 'titles', dims: ['title', 'experience_level', 'agency'] },
   { name: 'industries', dims: ['industry', 'place', 'company_size', 'agency'] },
   { name: 'skills', dims: ['skill', 'place', 'agency'] },
-  { name: 'roles', dims: ['place', 'experience_level', 'work_type', 'employment_type', 'company_size', 'agency'] },
+  {
+    name: 'roles',
+    dims: ['place', 'experience_level', 'work_type', 'employment_type', 'company_size', 'agency'],
+  },
   { name: 'places_by_day', dims: ['posted_date', 'place', 'agency'] },
   { name: 'days', dims: ['posted_date', 'salary', 'agency'] },
   { name: 'salaries', dims: ['place', 'experience_level', 'salary', 'agency'] },
@@ -116,23 +127,38 @@ export function countsAsOpen(lead: Pick<RollupLead, 'is_open' | 'expires_at'>, t
 
 export const SALARY_CURRENCIES: readonly Currency[] = ['GBP', 'EUR', 'USD'];
 
-/** Salary midpoints are kept in steps of 1%: the percentiles read from them are within a step. */
-export const SALARY_STEP_RATIO = 1.01;
+/**
+ * Salary midpoints are kept in steps of 2%: the percentiles read from them are within a step. The
+ * steps run from 1,000 to 2,000,000 a year in GBP, the first and last taking whatever lies beyond,
+ * so a group's steps stay few enough for the bucket budget (docs/search-semantics.md).
+ */
+export const SALARY_STEP_RATIO = 1.02;
 const LOG_STEP = Math.log(SALARY_STEP_RATIO);
+const rawStep = (amount: number) => Math.floor(Math.log(amount) / LOG_STEP);
+export const FIRST_SALARY_STEP = rawStep(1_000);
+export const LAST_SALARY_STEP = rawStep(2_000_000);
 
-/** The step of an annual amount: amounts from `stepStart(s)` up to `stepStart(s + 1)` exclusive. */
+/** The step of an annual amount in GBP: amounts from `stepStart(s)` up to `stepStart(s + 1)` exclusive. */
 export function salaryStep(amount: number): number {
-  if (amount < 1) return 0;
-  let step = Math.floor(Math.log(amount) / LOG_STEP);
+  if (amount < stepStart(FIRST_SALARY_STEP + 1)) return FIRST_SALARY_STEP;
+  if (amount >= stepStart(LAST_SALARY_STEP)) return LAST_SALARY_STEP;
+  let step = rawStep(amount);
   // Floating point may put an amount on a boundary one step off; the boundaries decide.
-  while (step > 0 && stepStart(step) > amount) step--;
+  while (stepStart(step) > amount) step--;
   while (stepStart(step + 1) <= amount) step++;
   return step;
 }
 
-/** The least whole amount in step `step` (0 holds 0 as well). */
+/** The least whole amount of step `step`; the first step also holds everything below it. */
 export function stepStart(step: number): number {
-  return step <= 0 ? 0 : Math.ceil(SALARY_STEP_RATIO ** step - 1e-9);
+  return step <= FIRST_SALARY_STEP ? 0 : Math.ceil(SALARY_STEP_RATIO ** step - 1e-9);
+}
+
+/** The amounts of a step as a range query's bounds; the last step has no upper bound. */
+export function stepRange(step: number): { gte: number; lt?: number } {
+  return step >= LAST_SALARY_STEP
+    ? { gte: stepStart(step) }
+    : { gte: stepStart(step), lt: stepStart(step + 1) };
 }
 
 export interface SalaryFigures {
@@ -192,7 +218,11 @@ function keyFields(view: RollupView, lead: RollupLead, skill: string | null): Ce
         cell.industry_key = lead.industry_key;
         break;
       case 'company_size':
-        cell.company = { ...cell.company, is_agency: lead.company.is_agency, size_band: lead.company.size_band };
+        cell.company = {
+          ...cell.company,
+          is_agency: lead.company.is_agency,
+          size_band: lead.company.size_band,
+        };
         break;
       case 'agency':
         cell.company = { ...cell.company, is_agency: lead.company.is_agency };
@@ -329,9 +359,7 @@ export function cellFilter(key: CellKey): Query {
       case 'salary':
         if (key.salary_step === undefined) must_not.push({ exists: { field: 'salary_annual.gbp_mid' } });
         else {
-          filter.push({
-            range: { 'salary_annual.gbp_mid': { gte: stepStart(key.salary_step), lt: stepStart(key.salary_step + 1) } },
-          });
+          filter.push({ range: { 'salary_annual.gbp_mid': stepRange(key.salary_step) } });
         }
         break;
     }
@@ -415,7 +443,10 @@ export interface CompanyRollupDoc {
   role_counts: string;
 }
 
-export function companyRollupDoc(company: RollupCompany, counts: ReadonlyMap<string, number>): CompanyRollupDoc {
+export function companyRollupDoc(
+  company: RollupCompany,
+  counts: ReadonlyMap<string, number>,
+): CompanyRollupDoc {
   const tokens: string[] = [];
   const all: Record<string, number> = {};
   for (const [facet, count] of counts) {

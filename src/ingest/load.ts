@@ -735,7 +735,10 @@ class IngestRun {
       await this.write(
         'leads',
         page.map((hit) =>
-          indexItem(hit.id, reserialise(hit.source, { is_open: false }).json, { ...hit.source, is_open: false }),
+          indexItem(hit.id, reserialise(hit.source, { is_open: false }).json, {
+            ...hit.source,
+            is_open: false,
+          }),
         ),
         report,
       );

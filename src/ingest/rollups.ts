@@ -183,7 +183,12 @@ function addSalary(figures: Record<string, SalaryFigures>, currency: string, amo
 }
 
 function cellItem(id: string, cell: CellCount): BulkItem {
-  const doc = { ...cell.key, roles: cell.roles, _doc_count: cell.roles, ...(cell.salary && { salary_stats: cell.salary }) };
+  const doc = {
+    ...cell.key,
+    roles: cell.roles,
+    _doc_count: cell.roles,
+    ...(cell.salary && { salary_stats: cell.salary }),
+  };
   return indexItem(id, JSON.stringify(doc));
 }
 
@@ -235,7 +240,8 @@ class CompanyFacetCounts {
     let number = this.facetNumbers.get(facet);
     if (number === undefined) {
       number = this.facetNames.length;
-      if (number >= FACET_LIMIT) throw new Error(`more than ${FACET_LIMIT} places, skills and industries to count`);
+      if (number >= FACET_LIMIT)
+        throw new Error(`more than ${FACET_LIMIT} places, skills and industries to count`);
       this.facetNumbers.set(facet, number);
       this.facetNames.push(facet);
     }
@@ -307,7 +313,9 @@ const COUNT_MASK = (1 << COUNT_BITS) - 1;
 const FACET_LIMIT = 1 << (32 - COUNT_BITS);
 
 function grown<T extends Uint8Array | Int32Array | Uint32Array>(array: T, needed: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(Math.max(needed, Math.ceil(array.length * 1.5)));
+  const bigger = new (array.constructor as new (length: number) => T)(
+    Math.max(needed, Math.ceil(array.length * 1.5)),
+  );
   bigger.set(array);
   return bigger;
 }
@@ -323,7 +331,11 @@ async function publishCounts(run: RollupRun, counts: RollupCounts): Promise<Roll
 }
 
 /** A new roll-up index holding `documents`, marked ready for `leads` and swapped in. */
-async function writeGeneration(run: RollupRun, leads: string, documents: Iterable<BulkItem>): Promise<number> {
+async function writeGeneration(
+  run: RollupRun,
+  leads: string,
+  documents: Iterable<BulkItem>,
+): Promise<number> {
   const index = await createGeneration(run.client, run.prefix, 'rollups');
   try {
     await prepareForBulk(run.client, index);
@@ -422,7 +434,9 @@ interface CellBuckets {
     cells: {
       buckets: Record<
         string,
-        { doc_count: number } & Partial<Record<string, { count: number; sum: number; min: number; max: number }>>
+        { doc_count: number } & Partial<
+          Record<string, { count: number; sum: number; min: number; max: number }>
+        >
       >;
     };
   };
@@ -434,7 +448,9 @@ async function recountCells(
   leads: string,
   cells: ReadonlyArray<[string, CellKey]>,
 ): Promise<BulkItem[]> {
-  const salaryCells = cells.some(([, key]) => VIEWS.find((view) => view.name === key.view)?.dims.includes('salary'));
+  const salaryCells = cells.some(([, key]) =>
+    VIEWS.find((view) => view.name === key.view)?.dims.includes('salary'),
+  );
   const response = await aggregateLeads<CellBuckets>(run.client, leads, {
     size: 0,
     track_total_hits: false,
@@ -443,7 +459,10 @@ async function recountCells(
         filters: { filters: Object.fromEntries(cells.map(([identity, key]) => [identity, cellFilter(key)])) },
         ...(salaryCells && {
           aggs: Object.fromEntries(
-            ['gbp', 'eur', 'usd'].map((currency) => [currency, { stats: { field: `salary_annual.${currency}_mid` } }]),
+            ['gbp', 'eur', 'usd'].map((currency) => [
+              currency,
+              { stats: { field: `salary_annual.${currency}_mid` } },
+            ]),
           ),
         }),
       },
@@ -453,7 +472,8 @@ async function recountCells(
     const bucket = response.aggregations.cells.buckets[identity];
     const roles = bucket?.doc_count ?? 0;
     if (roles === 0) return deleteItem(cellId(identity));
-    const withSalary = VIEWS.find((view) => view.name === key.view)?.dims.includes('salary') && bucket?.gbp?.count;
+    const withSalary =
+      VIEWS.find((view) => view.name === key.view)?.dims.includes('salary') && bucket?.gbp?.count;
     const salary = withSalary
       ? Object.fromEntries(
           ['gbp', 'eur', 'usd'].map((currency) => {
@@ -467,7 +487,11 @@ async function recountCells(
 }
 
 /** The company documents of `rankKeys`, counted from a scan of their open roles; none left is a delete. */
-async function recountCompanies(run: RollupRun, leads: string, rankKeys: readonly string[]): Promise<BulkItem[]> {
+async function recountCompanies(
+  run: RollupRun,
+  leads: string,
+  rankKeys: readonly string[],
+): Promise<BulkItem[]> {
   const counts = new RollupCounts(run.today);
   const query = { bool: { filter: [OPEN, { terms: { 'company.rank_key': [...rankKeys] } }] } };
   for await (const page of scanDocuments<RollupLead>(run.client, leads, query, ROLLUP_LEAD_FIELDS)) {

@@ -117,7 +117,8 @@ function rollupRankingBody(
   const filter: Query[] = [{ term: { view: 'companies' } }];
   if (!args.include_recruitment_agencies) filter.push({ term: { 'company.is_agency': false } });
   if (args.company_size) filter.push({ term: { 'company.size_band': args.company_size } });
-  if (args.name !== undefined) filter.push(readCompanyName(args.name, 'company.name_key', 'company.name').clause);
+  if (args.name !== undefined)
+    filter.push(readCompanyName(args.name, 'company.name_key', 'company.name').clause);
   return {
     query: { bool: { filter, should: countClauses(facet), minimum_should_match: 1 } },
     min_score: args.min_open_roles,
@@ -188,7 +189,11 @@ function leadsRankingBody(
  * their rank key, so a sample independent of any filter): the estimate when there are more than
  * EXACT_COMPANY_TOTAL.
  */
-export function companySampleBody(request: RankingRequest, minOpenRoles: number, partitions: number): SearchBody {
+export function companySampleBody(
+  request: RankingRequest,
+  minOpenRoles: number,
+  partitions: number,
+): SearchBody {
   return {
     size: 0,
     track_total_hits: false,

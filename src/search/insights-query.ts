@@ -5,7 +5,12 @@ import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import { countryName } from './dto.js';
 import { type Query, type SearchBody, totalHits } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
-import { insightsViews, leadsShapedInsights, type RollupInsightsResponse, rollupInsightsBody } from './insights-rollup.js';
+import {
+  insightsViews,
+  leadsShapedInsights,
+  type RollupInsightsResponse,
+  rollupInsightsBody,
+} from './insights-rollup.js';
 import { buildLeadFilter } from './lead-query.js';
 
 /**
@@ -62,7 +67,11 @@ export interface InsightsQuery {
  * The request for `args`: on the roll-ups' cells when `rollups` may answer and a view keeps every
  * dimension the call reads (src/search/insights-rollup.ts), otherwise on the leads.
  */
-export function buildInsightsQuery(args: MarketInsightsArgs, now: Date, options: { rollups: boolean }): InsightsQuery {
+export function buildInsightsQuery(
+  args: MarketInsightsArgs,
+  now: Date,
+  options: { rollups: boolean },
+): InsightsQuery {
   const clauses = buildLeadFilter(args.filters, now, 'filters.');
   const perGroup: Record<string, estypes.AggregationsAggregationContainer> = {};
   if (args.breakdown_by) {

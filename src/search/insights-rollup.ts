@@ -1,6 +1,14 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Currency, InsightBreakdownBy, InsightGroupBy } from '../domain/enums.js';
-import { type Dimension, type RollupView, type RollupViewName, stepStart, VIEWS } from '../feed/rollups.js';
+import {
+  type Dimension,
+  FIRST_SALARY_STEP,
+  LAST_SALARY_STEP,
+  type RollupView,
+  type RollupViewName,
+  stepStart,
+  VIEWS,
+} from '../feed/rollups.js';
 import { FX_TABLE } from '../reference/salary.js';
 import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import type { Query } from './es.js';
@@ -93,7 +101,14 @@ function salaryAggregations(currency: string): Record<string, estypes.Aggregatio
     salary_sum: { sum: { field: `${stats}.sum` } },
     salary_min: { min: { field: `${stats}.min` } },
     salary_max: { max: { field: `${stats}.max` } },
-    salary_steps: { histogram: { field: 'salary_step', interval: 1, min_doc_count: 1 } },
+    salary_steps: {
+      histogram: {
+        field: 'salary_step',
+        interval: 1,
+        min_doc_count: 1,
+        hard_bounds: { min: FIRST_SALARY_STEP, max: LAST_SALARY_STEP },
+      },
+    },
   };
 }
 
@@ -200,10 +215,10 @@ function withSalaryFigures(bucket: RollupBucket, currency: Currency): Record<str
 }
 
 /**
- * A percentile from the roles counted per 1% step of the midpoint in GBP: the amount at that rank,
+ * A percentile from the roles counted per 2% step of the midpoint in GBP: the amount at that rank,
  * placed proportionally within its step, converted at the fixed rate (every currency's midpoint is
  * the GBP one at that rate, to the unit) and kept within the exact least and greatest amounts of
- * the currency asked for. Within one step (1%) of the exact percentile.
+ * the currency asked for. Within one step (2%) of the exact percentile.
  */
 export function percentileOfSteps(
   steps: ReadonlyArray<{ key: number; doc_count: number }>,
@@ -217,9 +232,10 @@ export function percentileOfSteps(
   let before = 0;
   for (const step of steps) {
     if (before + step.doc_count >= rank) {
-      const start = stepStart(step.key);
-      const end = stepStart(step.key + 1);
-      const value = (start + ((rank - before) / step.doc_count) * (end - start)) * perGbp;
+      // The open-ended first and last steps run from the least amount and to the greatest.
+      const start = step.key <= FIRST_SALARY_STEP ? min : stepStart(step.key) * perGbp;
+      const end = step.key >= LAST_SALARY_STEP ? max : stepStart(step.key + 1) * perGbp;
+      const value = start + ((rank - before) / step.doc_count) * (end - start);
       return Math.min(max, Math.max(min, value));
     }
     before += step.doc_count;

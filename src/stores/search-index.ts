@@ -73,7 +73,9 @@ export class SearchIndexStore {
       const names = Object.keys(mappings);
       const leads = names.find((name) => name.startsWith(`${this.indices.leads}-`));
       const rollups = names.find((name) => name.startsWith(`${this.indices.rollups}-`));
-      return leads !== undefined && rollups !== undefined && isRollupOf(mappings[rollups]?.mappings?._meta, leads);
+      return (
+        leads !== undefined && rollups !== undefined && isRollupOf(mappings[rollups]?.mappings?._meta, leads)
+      );
     } catch {
       // Missing indices, or Elasticsearch away: the roles answer (or fail as unavailable) on their own.
       return false;

@@ -48,7 +48,11 @@ export const getMarketInsights = defineTool({
       searchWithFallback(
         query,
         async (request: InsightsRequest) =>
-          readInsightsResponse(args, request, await services.searchIndex.aggregate<unknown>(request.index, request.body)),
+          readInsightsResponse(
+            args,
+            request,
+            await services.searchIndex.aggregate<unknown>(request.index, request.body),
+          ),
         (response) => totalHits(response.hits.total) > 0,
       ),
     );

@@ -22,7 +22,11 @@ import { meteredPage } from './metered-page.js';
 const SAMPLE_PARTITIONS = [16, 256, 4096];
 
 /** The page of a ranking request; a total too large to count exactly on the leads is estimated. */
-export async function rankCompanies(searchIndex: SearchIndexStore, request: RankingRequest, minOpenRoles: number): Promise<Ranking> {
+export async function rankCompanies(
+  searchIndex: SearchIndexStore,
+  request: RankingRequest,
+  minOpenRoles: number,
+): Promise<Ranking> {
   const ranking = readCompanyRanking(
     request,
     await searchIndex.aggregate<RankingResponse>(request.index, request.body),
@@ -65,13 +69,17 @@ export const searchCompanies = defineTool({
       tool: 'search_companies',
       args,
       quota: 'company_explores',
-      build: (position, size) => buildCompanyRanking(args, now, { offset: position.served, size }, { rollups }),
+      build: (position, size) =>
+        buildCompanyRanking(args, now, { offset: position.served, size }, { rollups }),
       run: async (request: RankingRequest) => {
         answered = await rankCompanies(services.searchIndex, request, args.min_open_roles);
         return answered;
       },
       found: (ranking) => ranking.total > 0,
-      read: (ranking, _position, size) => ({ results: ranking.companies.slice(0, size), total: ranking.total }),
+      read: (ranking, _position, size) => ({
+        results: ranking.companies.slice(0, size),
+        total: ranking.total,
+      }),
       // Ranked on the leads or the roll-ups; a company whose profile is missing from the companies
       // index cannot be listed, so it is not charged.
       list: async (ranked) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COUNT_BASE, COUNT_DIGITS } from '../../src/feed/rollups.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { searchCompaniesInput } from '../../src/schemas/inputs.js';
 import {
@@ -8,9 +9,14 @@ import {
 } from '../../src/search/company-profile-query.js';
 import {
   buildCompanyRanking,
-  COUNTED_COMPANIES_LIMIT,
   companyIdOfRankKey,
+  companySampleBody,
+  countClauses,
+  EXACT_COMPANY_TOTAL,
+  estimatedTotal,
+  estimateNote,
   readCompanyRanking,
+  totalIsTooLarge,
 } from '../../src/search/company-query.js';
 import { LEAD_CARD_FIELDS } from '../../src/search/lead-query.js';
 import { RECENT_SIGNAL_FIELDS } from '../../src/search/signal-query.js';
@@ -18,30 +24,45 @@ import { RECENT_SIGNAL_FIELDS } from '../../src/search/signal-query.js';
 const now = new Date('2026-11-18T10:00:00Z');
 const companyArgs = (args: Record<string, unknown>) => parseToolArguments(searchCompaniesInput, args);
 
-describe('buildCompanyRanking', () => {
-  it('counts open roles of profiled companies, ranked by count then name, with an exact total', () => {
-    const { body } = buildCompanyRanking(companyArgs({ min_open_roles: 3 }), now, { offset: 20, size: 10 });
-    expect(body.size).toBe(0);
-    expect(body.query?.bool?.filter).toEqual([
+const onLeads = { rollups: false };
+const withRollups = { rollups: true };
+
+describe('buildCompanyRanking on the leads', () => {
+  it('counts open roles of profiled companies, ranked by count then name, the total counted up to a bound', () => {
+    const { body } = buildCompanyRanking(
+      companyArgs({ min_open_roles: 3 }),
+      now,
+      { offset: 20, size: 10 },
+      onLeads,
+    );
+    expect(body).toMatchObject({ index: 'leads', offset: 20, size: 10 });
+    expect(body.body.size).toBe(0);
+    expect(body.body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'company.is_agency': false } },
       { exists: { field: 'company.id' } },
     ]);
-    expect(body.aggs?.ranked?.terms).toEqual({
+    expect(body.body.aggs?.ranked?.terms).toEqual({
       field: 'company.rank_key',
       size: 30,
+      shard_size: 30,
       min_doc_count: 3,
       order: [{ _count: 'desc' }, { _key: 'asc' }],
     });
-    expect(body.aggs?.counted?.terms).toMatchObject({ size: COUNTED_COMPANIES_LIMIT, min_doc_count: 3 });
-    expect(body.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
-    expect(body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total', 'suggest']);
+    expect(body.body.aggs?.counted?.terms).toMatchObject({ size: EXACT_COMPANY_TOTAL + 1, min_doc_count: 3 });
+    expect(body.body.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
+    expect(body.body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total', 'suggest']);
     // The ranking reads the aggregations only: counting the matching roles would be wasted work.
-    expect(body.track_total_hits).toBe(false);
+    expect(body.body.track_total_hits).toBe(false);
   });
 
   it('has nothing to note and no unknown place when no location is given', () => {
-    const ranking = buildCompanyRanking(companyArgs({ skills: ['Go'] }), now, { offset: 0, size: 10 });
+    const ranking = buildCompanyRanking(
+      companyArgs({ skills: ['Go'] }),
+      now,
+      { offset: 0, size: 10 },
+      onLeads,
+    );
     expect(ranking.notes).toEqual([]);
     expect(ranking.unknownPlace).toBe(false);
   });
@@ -60,9 +81,11 @@ describe('buildCompanyRanking', () => {
       }),
       now,
       { offset: 0, size: 10 },
+      withRollups,
     );
     expect(notes).toEqual(['Read the title "data engineer" with "engineer" as Engineer or Developer.']);
-    expect(body.query?.bool?.filter).toEqual([
+    expect(body.index).toBe('leads');
+    expect(body.body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'location.keys': 'city:2950159' } },
       {
@@ -79,14 +102,121 @@ describe('buildCompanyRanking', () => {
     ]);
   });
 
-  it('reports an unknown place', () => {
-    const ranking = buildCompanyRanking(companyArgs({ location: 'Gondor' }), now, { offset: 0, size: 10 });
+  it('reports an unknown place, and searches nothing for it', () => {
+    const ranking = buildCompanyRanking(
+      companyArgs({ location: 'Gondor' }),
+      now,
+      { offset: 0, size: 10 },
+      withRollups,
+    );
     expect(ranking.unknownPlace).toBe(true);
     expect(ranking.notes[0]).toMatch(/Gondor/);
+  });
+
+  it('samples one company in `partitions` by the rank key when the total is too large to count', () => {
+    const { body } = buildCompanyRanking(
+      companyArgs({ skills: ['Go', 'Rust'] }),
+      now,
+      { offset: 0, size: 10 },
+      onLeads,
+    );
+    const sample = companySampleBody(body, 2, 16);
+    expect(sample.query).toEqual(body.body.query);
+    expect(sample.aggs?.sampled?.terms).toMatchObject({
+      field: 'company.rank_key',
+      min_doc_count: 2,
+      size: EXACT_COMPANY_TOTAL + 1,
+      include: { partition: 0, num_partitions: 16 },
+    });
+  });
+});
+
+describe('buildCompanyRanking on the company roll-ups', () => {
+  const rankedOn = (args: Record<string, unknown>) =>
+    buildCompanyRanking(companyArgs(args), now, { offset: 20, size: 10 }, withRollups).body;
+
+  it('scores each company by its count of the one facet the role filters name', () => {
+    for (const [args, facet] of [
+      [{}, '*'],
+      [{ location: 'Berlin' }, 'place:city:2950159'],
+      [{ location: 'UK' }, 'place:country:gb'],
+      [{ skills: ['Golang'] }, 'skill:go'],
+      [{ skills: ['k8s', 'Kubernetes'] }, 'skill:kubernetes'],
+      [{ industry: 'FinTech', name: 'bank' }, 'industry:fintech'],
+    ] as const) {
+      const request = rankedOn(args);
+      expect(request.index).toBe('rollups');
+      expect(request.body.query?.bool?.should).toEqual(countClauses(facet));
+    }
+  });
+
+  it('keeps companies with at least min_open_roles by score, ranked by count then name, the page from the offset', () => {
+    const request = rankedOn({ skills: ['Go'], min_open_roles: 4, company_size: 'startup', name: 'x' });
+    expect(request.body).toMatchObject({
+      min_score: 4,
+      from: 20,
+      size: 10,
+      track_total_hits: true,
+      sort: [{ _score: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
+    });
+    expect(request.body.query?.bool?.filter).toEqual([
+      { term: { view: 'companies' } },
+      { term: { 'company.is_agency': false } },
+      { term: { 'company.size_band': 'startup' } },
+      { wildcard: { 'company.name_key': { value: '*x*' } } },
+    ]);
+    expect(request.body.query?.bool?.minimum_should_match).toBe(1);
+  });
+
+  it('writes a count as one constant score per base-16 digit', () => {
+    const clauses = countClauses('skill:go');
+    expect(clauses).toHaveLength(COUNT_DIGITS * (COUNT_BASE - 1));
+    expect(clauses[0]).toEqual({
+      constant_score: { filter: { term: { role_counts: 'skill:go#01' } }, boost: 1 },
+    });
+    expect(clauses.at(-1)).toEqual({
+      constant_score: {
+        filter: { term: { role_counts: `skill:go#${COUNT_DIGITS - 1}f` } },
+        boost: 15 * 16 ** 5,
+      },
+    });
+  });
+
+  it('counts on the leads what the roll-ups do not count: two facets, several skills, titles and days', () => {
+    for (const args of [
+      { location: 'Berlin', skills: ['Go'] },
+      { skills: ['Go', 'Rust'] },
+      { skills: ['tf'] },
+      { hiring_for_title: 'engineer' },
+      { posted_within_days: 7 },
+      { location: 'Berlin', industry: 'Fintech' },
+    ]) {
+      expect(rankedOn(args).index).toBe('leads');
+    }
+    expect(buildCompanyRanking(companyArgs({}), now, { offset: 0, size: 10 }, onLeads).body.index).toBe(
+      'leads',
+    );
+  });
+
+  it('reads a fuzzy reading on the leads only', () => {
+    const ranking = buildCompanyRanking(
+      companyArgs({ skills: ['Pythn'] }),
+      now,
+      { offset: 0, size: 10 },
+      withRollups,
+    );
+    expect(ranking.body.index).toBe('rollups');
+    expect(ranking.fallback?.body.index).toBe('leads');
   });
 });
 
 describe('readCompanyRanking', () => {
+  const request = (index: 'leads' | 'rollups', offset: number, size: number) => ({
+    index,
+    body: {},
+    offset,
+    size,
+  });
   const response = {
     aggregations: {
       ranked: {
@@ -100,24 +230,61 @@ describe('readCompanyRanking', () => {
     },
   };
 
-  it('slices the page by offset and reads the ids from the rank keys', () => {
-    expect(readCompanyRanking(response, { offset: 1, size: 2 })).toEqual({
+  it('slices the page of the leads ranking by offset and reads the ids from the rank keys', () => {
+    expect(readCompanyRanking(request('leads', 1, 2), response)).toEqual({
       total: 4,
       companies: [
         { companyId: 'co_BBBBBBBBBB', openRoles: 5 },
         { companyId: 'co_CCCCCCCCCC', openRoles: 5 },
       ],
     });
-    expect(readCompanyRanking({}, { offset: 0, size: 10 })).toEqual({ total: 0, companies: [] });
+    expect(readCompanyRanking(request('leads', 0, 10), {})).toEqual({ total: 0, companies: [] });
   });
 
   it('reads a response from which the response filter dropped one of the aggregations', () => {
     expect(
-      readCompanyRanking({ aggregations: { company_total: { count: 0 } } }, { offset: 0, size: 10 }),
+      readCompanyRanking(request('leads', 0, 10), { aggregations: { company_total: { count: 0 } } }),
     ).toEqual({ total: 0, companies: [] });
     expect(
-      readCompanyRanking({ aggregations: { ranked: response.aggregations.ranked } }, { offset: 0, size: 1 }),
+      readCompanyRanking(request('leads', 0, 1), { aggregations: { ranked: response.aggregations.ranked } }),
     ).toEqual({ total: 0, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }] });
+  });
+
+  it('reads the roll-ups page as it comes, each count from its score', () => {
+    expect(
+      readCompanyRanking(request('rollups', 20, 2), {
+        hits: {
+          total: { value: 31 },
+          hits: [
+            { sort: [12, 'acme|co_AAAAAAAAAA'], _source: { company: { id: 'co_AAAAAAAAAA' } } },
+            { sort: [3, 'beta|co_BBBBBBBBBB'], _source: { company: { id: 'co_BBBBBBBBBB' } } },
+          ],
+        },
+      }),
+    ).toEqual({
+      total: 31,
+      companies: [
+        { companyId: 'co_AAAAAAAAAA', openRoles: 12 },
+        { companyId: 'co_BBBBBBBBBB', openRoles: 3 },
+      ],
+    });
+  });
+
+  it('knows when the leads counted too many companies to count exactly, and estimates from a sample', () => {
+    const counted = (total: number) => ({ total, companies: [] });
+    expect(totalIsTooLarge(request('leads', 0, 10), counted(EXACT_COMPANY_TOTAL))).toBe(false);
+    expect(totalIsTooLarge(request('leads', 0, 10), counted(EXACT_COMPANY_TOTAL + 1))).toBe(true);
+    expect(totalIsTooLarge(request('rollups', 0, 10), counted(EXACT_COMPANY_TOTAL + 1))).toBe(false);
+    const estimate = estimatedTotal(1000, 16);
+    expect(estimate.total).toBe(16_000);
+    // 1.96 standard errors of a binomial count of one company in 16.
+    expect(estimate.margin).toBeCloseTo((1.96 * Math.sqrt(16_000 * 15)) / 16_000, 10);
+    expect(
+      estimateNote({ total: 16_000, companies: [], estimate: { margin: 0.06, partitions: 16 } }),
+    ).toEqual([
+      'More than 10,000 companies match, so total is an estimate from one company in 16: within 6% of the exact number 19 times in 20. The ranking itself is exact.',
+    ]);
+    expect(estimateNote(counted(5))).toEqual([]);
   });
 
   it('takes the id after the last separator', () => {
