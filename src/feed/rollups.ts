@@ -18,7 +18,7 @@ type Query = estypes.QueryDslQueryContainer;
  *   built for the leads index select the same roles' cells, and `_doc_count` (the number of roles)
  *   makes every bucket aggregation count roles, not cells.
  * - A **company** document holds, for one company, its number of open roles overall and for each
- *   place, skill and industry of them, written as digit tokens a query sums into the score.
+ *   place, skill and industry of them, written as tokens a range query counts companies by.
  */
 
 export const ROLLUP_VIEWS = [
@@ -411,26 +411,19 @@ export function companyFacetsOf(lead: RollupLead): { company: RollupCompany; fac
 }
 
 /**
- * A count written as base-16 digit tokens, `<facet>#<position><digit>`, one per non-zero digit:
- * a query gives each token's term a constant score of its digit's value, so a document's score for
- * a facet is its count (src/search/company-query.ts). Counts up to 16^COUNT_DIGITS − 1.
+ * A company's count for a facet as one token, `<facet>=<count>`, the count zero-padded to a fixed
+ * width: the tokens of one facet sort as their counts do, so "at least n roles" is one range of
+ * terms (src/search/company-query.ts).
  */
-export const COUNT_DIGITS = 6;
-export const COUNT_BASE = 16;
+const COUNT_WIDTH = 7;
 
-export function countTokens(facet: string, count: number): string[] {
-  const tokens: string[] = [];
-  let rest = Math.min(count, COUNT_BASE ** COUNT_DIGITS - 1);
-  for (let position = 0; rest > 0; position++) {
-    const digit = rest % COUNT_BASE;
-    if (digit > 0) tokens.push(digitToken(facet, position, digit));
-    rest = Math.floor(rest / COUNT_BASE);
-  }
-  return tokens;
+export function countToken(facet: string, count: number): string {
+  return `${facet}=${String(Math.min(count, 10 ** COUNT_WIDTH - 1)).padStart(COUNT_WIDTH, '0')}`;
 }
 
-export function digitToken(facet: string, position: number, digit: number): string {
-  return `${facet}#${position}${digit.toString(COUNT_BASE)}`;
+/** The tokens of the companies with at least `least` roles of `facet`, as a range query's bounds. */
+export function countsFrom(facet: string, least: number): { gte: string; lte: string } {
+  return { gte: countToken(facet, least), lte: countToken(facet, 10 ** COUNT_WIDTH - 1) };
 }
 
 export interface CompanyRollupDoc {
@@ -439,7 +432,7 @@ export interface CompanyRollupDoc {
   open_roles: number;
   /** Every facet's count, for reading back (not indexed). */
   counts: Record<string, number>;
-  /** The counts as digit tokens, whitespace-separated (indexed). */
+  /** The counts as `countToken`s, whitespace-separated (indexed). */
   role_counts: string;
 }
 
@@ -451,7 +444,7 @@ export function companyRollupDoc(
   const all: Record<string, number> = {};
   for (const [facet, count] of counts) {
     all[facet] = count;
-    tokens.push(...countTokens(facet, count));
+    tokens.push(countToken(facet, count));
   }
   return {
     view: 'companies',

@@ -1,13 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import {
-  ALL_ROLES_FACET,
-  COUNT_BASE,
-  COUNT_DIGITS,
-  digitToken,
-  industryFacet,
-  placeFacet,
-  skillFacet,
-} from '../feed/rollups.js';
+import { ALL_ROLES_FACET, countsFrom, industryFacet, placeFacet, skillFacet } from '../feed/rollups.js';
 import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
@@ -17,14 +9,15 @@ import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 
 /**
  * `search_companies` ranks companies by their matching open roles (docs/search-semantics.md,
- * "search_companies"), in one of two ways:
+ * "search_companies"):
  *
- * - From the company roll-ups when the role filters name at most one place, one skill or one
- *   industry: each company's count for that facet is its score, so one search returns the page in
- *   order and the exact `total` (src/feed/rollups.ts, docs/decisions/rollups.md).
- * - Otherwise on the leads index, where company fields are copied onto every role: a terms
- *   aggregation on `company.rank_key` ranks the page exactly; the `total` is counted exactly up to
- *   EXACT_COMPANY_TOTAL companies and estimated from a sample of companies beyond that.
+ * - The page: a terms aggregation on `company.rank_key` over the matching roles (company fields
+ *   are copied onto every role), sized just past the page, which ranks exactly; or, with no role
+ *   filter at all, the company roll-ups sorted by their open roles.
+ * - The total: when the role filters name at most one place, one skill or one industry, the company
+ *   roll-ups with at least `min_open_roles` of it are counted exactly (src/feed/rollups.ts,
+ *   docs/decisions/rollups.md); otherwise a second terms aggregation counts the companies exactly
+ *   up to EXACT_COMPANY_TOTAL of them, and a sample of companies estimates the total beyond that.
  *
  * The page's profiles are fetched by id after it.
  */
@@ -32,12 +25,16 @@ import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 /** Companies counted exactly on the leads index; beyond this, `total` is estimated. */
 export const EXACT_COMPANY_TOTAL = 10_000;
 
-/** One request of the ranking: which index it reads, and the place of its page in the ranking. */
+type Target = { index: 'leads' | 'rollups'; body: SearchBody };
+
+/** The requests of one page of the ranking, and the place of that page in the ranking. */
 export interface RankingRequest {
-  index: 'leads' | 'rollups';
-  body: SearchBody;
   offset: number;
   size: number;
+  /** Ranks the page; counts the total too, unless `counted` does. */
+  ranked: Target;
+  /** Counts the total on the company roll-ups, sent beside `ranked`. */
+  counted?: SearchBody;
 }
 
 export interface CompanyRanking {
@@ -60,27 +57,28 @@ export function buildCompanyRanking(
   options: RankingOptions,
 ): CompanyRanking {
   const clauses = companyRoleFilter(args, now);
-  const onLeads = (filter: Query[]): RankingRequest => ({
-    index: 'leads',
-    body: leadsRankingBody(filter, args.min_open_roles, page),
+  const onLeads = (filter: Query[], withTotal: boolean): RankingRequest => ({
     ...page,
+    ranked: { index: 'leads', body: leadsRankingBody(filter, args.min_open_roles, page, withTotal) },
   });
-  const fallback = fallbackSearch(clauses, (filter) => onLeads(filter).body);
+  const fallback = fallbackSearch(clauses, (filter) => onLeads(filter, true).ranked.body);
   const facet = options.rollups && !clauses.unknownPlace ? rolledUpFacet(args) : undefined;
+  let body: RankingRequest;
+  if (facet === undefined) body = onLeads(clauses.filter, true);
+  else if (facet === ALL_ROLES_FACET) {
+    body = { ...page, ranked: { index: 'rollups', body: rollupRankingBody(args, page) } };
+  } else body = { ...onLeads(clauses.filter, false), counted: rollupCountBody(args, facet) };
   return {
-    body:
-      facet === undefined
-        ? onLeads(clauses.filter)
-        : { index: 'rollups', body: rollupRankingBody(args, facet, page), ...page },
+    body,
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallback && { body: onLeads(clauses.fuzzy.filter), typos: fallback.typos },
+    fallback: fallback && { body: onLeads(clauses.fuzzy.filter, true), typos: fallback.typos },
   };
 }
 
 /**
- * The one facet the role filters count, when the company roll-ups hold it: no role filter, or only
- * a place, only a skill read as one key, or only an industry read as one key.
+ * The one facet the role filters count, when the company roll-ups count it: no role filter (every
+ * open role), or only a place, only a skill read as one key, or only an industry read as one key.
  */
 function rolledUpFacet(args: SearchCompaniesArgs): string | undefined {
   if (args.hiring_for_title !== undefined || args.posted_within_days !== undefined) return undefined;
@@ -104,46 +102,41 @@ function rolledUpFacet(args: SearchCompaniesArgs): string | undefined {
   return facets[0] ?? ALL_ROLES_FACET;
 }
 
-/**
- * On the company roll-ups: the facet's digit tokens each score their value, so a company's score is
- * its count for the facet; `min_score` keeps those with at least `min_open_roles`, and the hits
- * total counts them exactly.
- */
-function rollupRankingBody(
-  args: SearchCompaniesArgs,
-  facet: string,
-  page: { offset: number; size: number },
-): SearchBody {
+/** The company filters on the company roll-ups (the same fields as on the leads). */
+function companyFilter(args: SearchCompaniesArgs): Query[] {
   const filter: Query[] = [{ term: { view: 'companies' } }];
   if (!args.include_recruitment_agencies) filter.push({ term: { 'company.is_agency': false } });
   if (args.company_size) filter.push({ term: { 'company.size_band': args.company_size } });
   if (args.name !== undefined)
     filter.push(readCompanyName(args.name, 'company.name_key', 'company.name').clause);
+  return filter;
+}
+
+/** The companies with at least `min_open_roles` roles of `facet`, counted: one range of count tokens. */
+function rollupCountBody(args: SearchCompaniesArgs, facet: string): SearchBody {
   return {
-    query: { bool: { filter, should: countClauses(facet), minimum_should_match: 1 } },
-    min_score: args.min_open_roles,
-    sort: [{ _score: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
-    from: page.offset,
-    size: page.size,
+    size: 0,
     track_total_hits: true,
-    _source: ['company.id'],
+    query: {
+      bool: {
+        filter: [...companyFilter(args), { range: { role_counts: countsFrom(facet, args.min_open_roles) } }],
+      },
+    },
   };
 }
 
-/** A constant score per digit token of `facet`: their sum is the document's count for it. */
-export function countClauses(facet: string): Query[] {
-  const clauses: Query[] = [];
-  for (let position = 0; position < COUNT_DIGITS; position++) {
-    for (let digit = 1; digit < COUNT_BASE; digit++) {
-      clauses.push({
-        constant_score: {
-          filter: { term: { role_counts: digitToken(facet, position, digit) } },
-          boost: digit * COUNT_BASE ** position,
-        },
-      });
-    }
-  }
-  return clauses;
+/** Every company by its open roles, then name: the page from the offset, and the exact total. */
+function rollupRankingBody(args: SearchCompaniesArgs, page: { offset: number; size: number }): SearchBody {
+  return {
+    query: {
+      bool: { filter: [...companyFilter(args), { range: { open_roles: { gte: args.min_open_roles } } }] },
+    },
+    sort: [{ open_roles: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
+    from: page.offset,
+    size: page.size,
+    track_total_hits: true,
+    _source: ['company.id', 'open_roles'],
+  };
 }
 
 const countThenName: estypes.AggregationsAggregateOrder = [{ _count: 'desc' }, { _key: 'asc' }];
@@ -162,13 +155,14 @@ function byRank(size: number, minOpenRoles: number): estypes.AggregationsAggrega
 }
 
 /**
- * On the leads: the page from a terms aggregation sized just past it, and the companies meeting
- * min_open_roles counted by a second one built for at most EXACT_COMPANY_TOTAL + 1 of them.
+ * On the leads: the page from a terms aggregation sized just past it; `withTotal`, the companies
+ * meeting min_open_roles counted by a second one built for at most EXACT_COMPANY_TOTAL + 1 of them.
  */
 function leadsRankingBody(
   filter: Query[],
   minOpenRoles: number,
   page: { offset: number; size: number },
+  withTotal: boolean,
 ): SearchBody {
   return {
     size: 0,
@@ -176,8 +170,10 @@ function leadsRankingBody(
     query: { bool: { filter } },
     aggs: {
       ranked: byRank(Math.max(1, page.offset + page.size), minOpenRoles),
-      counted: byRank(EXACT_COMPANY_TOTAL + 1, minOpenRoles),
-      company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
+      ...(withTotal && {
+        counted: byRank(EXACT_COMPANY_TOTAL + 1, minOpenRoles),
+        company_total: { stats_bucket: { buckets_path: 'counted>_count' } },
+      }),
     },
     // `suggest` is there only in the fuzzy reading, to say which spellings it found.
     filter_path: ['aggregations.ranked', 'aggregations.company_total', 'suggest'],
@@ -197,7 +193,7 @@ export function companySampleBody(
   return {
     size: 0,
     track_total_hits: false,
-    query: request.body.query as Query,
+    query: request.ranked.body.query as Query,
     aggs: {
       sampled: {
         terms: {
@@ -263,31 +259,46 @@ interface LeadsRankingResponse {
   suggest?: unknown;
 }
 
-interface RollupRankingResponse {
+interface RollupHitsResponse {
   hits: {
     total?: number | { value: number };
-    hits: Array<{ _score?: number | null; sort?: unknown[]; _source?: { company?: { id?: string } } }>;
+    hits: Array<{ _source?: { company?: { id?: string }; open_roles?: number } }>;
   };
 }
 
-export type RankingResponse = LeadsRankingResponse | RollupRankingResponse;
+export type RankingResponse = LeadsRankingResponse | RollupHitsResponse;
 
-/** The page a response holds: the rows of the request's page, in order, and the total it found. */
-export function readCompanyRanking(request: RankingRequest, response: RankingResponse): Ranking {
-  if (request.index === 'rollups') {
-    const { hits } = response as RollupRankingResponse;
+function hitsTotal(response: RollupHitsResponse): number {
+  const { total } = response.hits;
+  return typeof total === 'number' ? total : (total?.value ?? 0);
+}
+
+/**
+ * The page the responses hold, in order, and the total: `ranked` answers `request.ranked`,
+ * `counted` its `counted` request when it has one.
+ */
+export function readCompanyRanking(
+  request: RankingRequest,
+  ranked: RankingResponse,
+  counted?: RankingResponse,
+): Ranking {
+  if (request.ranked.index === 'rollups') {
+    const hits = ranked as RollupHitsResponse;
     return {
-      total: typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0),
-      companies: hits.hits.map((hit) => ({
+      total: hitsTotal(hits),
+      companies: hits.hits.hits.map((hit) => ({
         companyId: hit._source?.company?.id ?? '',
-        openRoles: Math.round(Number(hit.sort?.[0] ?? hit._score ?? 0)),
+        openRoles: hit._source?.open_roles ?? 0,
       })),
     };
   }
-  const leads = response as LeadsRankingResponse;
+  const leads = ranked as LeadsRankingResponse;
   const buckets = leads.aggregations?.ranked?.buckets ?? [];
   return {
-    total: leads.aggregations?.company_total?.count ?? 0,
+    total:
+      counted === undefined
+        ? (leads.aggregations?.company_total?.count ?? 0)
+        : hitsTotal(counted as RollupHitsResponse),
     companies: buckets.slice(request.offset, request.offset + request.size).map((bucket) => ({
       companyId: companyIdOfRankKey(String(bucket.key)),
       openRoles: bucket.doc_count,
@@ -298,7 +309,9 @@ export function readCompanyRanking(request: RankingRequest, response: RankingRes
 
 /** Whether a leads ranking counted more companies than it counts exactly. */
 export function totalIsTooLarge(request: RankingRequest, ranking: Ranking): boolean {
-  return request.index === 'leads' && ranking.total > EXACT_COMPANY_TOTAL;
+  return (
+    request.ranked.index === 'leads' && request.counted === undefined && ranking.total > EXACT_COMPANY_TOTAL
+  );
 }
 
 /** The sampled count scaled up, with its margin at 95% (binomial sampling of companies). */

@@ -27,10 +27,11 @@ export async function rankCompanies(
   request: RankingRequest,
   minOpenRoles: number,
 ): Promise<Ranking> {
-  const ranking = readCompanyRanking(
-    request,
-    await searchIndex.aggregate<RankingResponse>(request.index, request.body),
-  );
+  const [ranked, counted] = await Promise.all([
+    searchIndex.aggregate<RankingResponse>(request.ranked.index, request.ranked.body),
+    request.counted && searchIndex.aggregate<RankingResponse>('rollups', request.counted),
+  ]);
+  const ranking = readCompanyRanking(request, ranked, counted);
   if (!totalIsTooLarge(request, ranking)) return ranking;
   for (const partitions of SAMPLE_PARTITIONS) {
     const response = await searchIndex.aggregate<{ aggregations?: { sample_total?: { count: number } } }>(

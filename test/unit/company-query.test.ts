@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { COUNT_BASE, COUNT_DIGITS } from '../../src/feed/rollups.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { searchCompaniesInput } from '../../src/schemas/inputs.js';
 import {
@@ -11,7 +10,6 @@ import {
   buildCompanyRanking,
   companyIdOfRankKey,
   companySampleBody,
-  countClauses,
   EXACT_COMPANY_TOTAL,
   estimatedTotal,
   estimateNote,
@@ -35,25 +33,27 @@ describe('buildCompanyRanking on the leads', () => {
       { offset: 20, size: 10 },
       onLeads,
     );
-    expect(body).toMatchObject({ index: 'leads', offset: 20, size: 10 });
-    expect(body.body.size).toBe(0);
-    expect(body.body.query?.bool?.filter).toEqual([
+    expect(body).toMatchObject({ offset: 20, size: 10, ranked: { index: 'leads' } });
+    expect(body.counted).toBeUndefined();
+    const ranked = body.ranked.body;
+    expect(ranked.size).toBe(0);
+    expect(ranked.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'company.is_agency': false } },
       { exists: { field: 'company.id' } },
     ]);
-    expect(body.body.aggs?.ranked?.terms).toEqual({
+    expect(ranked.aggs?.ranked?.terms).toEqual({
       field: 'company.rank_key',
       size: 30,
       shard_size: 30,
       min_doc_count: 3,
       order: [{ _count: 'desc' }, { _key: 'asc' }],
     });
-    expect(body.body.aggs?.counted?.terms).toMatchObject({ size: EXACT_COMPANY_TOTAL + 1, min_doc_count: 3 });
-    expect(body.body.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
-    expect(body.body.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total', 'suggest']);
+    expect(ranked.aggs?.counted?.terms).toMatchObject({ size: EXACT_COMPANY_TOTAL + 1, min_doc_count: 3 });
+    expect(ranked.aggs?.company_total).toEqual({ stats_bucket: { buckets_path: 'counted>_count' } });
+    expect(ranked.filter_path).toEqual(['aggregations.ranked', 'aggregations.company_total', 'suggest']);
     // The ranking reads the aggregations only: counting the matching roles would be wasted work.
-    expect(body.body.track_total_hits).toBe(false);
+    expect(ranked.track_total_hits).toBe(false);
   });
 
   it('has nothing to note and no unknown place when no location is given', () => {
@@ -84,8 +84,9 @@ describe('buildCompanyRanking on the leads', () => {
       withRollups,
     );
     expect(notes).toEqual(['Read the title "data engineer" with "engineer" as Engineer or Developer.']);
-    expect(body.index).toBe('leads');
-    expect(body.body.query?.bool?.filter).toEqual([
+    expect(body.ranked.index).toBe('leads');
+    expect(body.counted).toBeUndefined();
+    expect(body.ranked.body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'location.keys': 'city:2950159' } },
       {
@@ -121,7 +122,7 @@ describe('buildCompanyRanking on the leads', () => {
       onLeads,
     );
     const sample = companySampleBody(body, 2, 16);
-    expect(sample.query).toEqual(body.body.query);
+    expect(sample.query).toEqual(body.ranked.body.query);
     expect(sample.aggs?.sampled?.terms).toMatchObject({
       field: 'company.rank_key',
       min_doc_count: 2,
@@ -131,53 +132,53 @@ describe('buildCompanyRanking on the leads', () => {
   });
 });
 
-describe('buildCompanyRanking on the company roll-ups', () => {
-  const rankedOn = (args: Record<string, unknown>) =>
+describe('buildCompanyRanking with the company roll-ups', () => {
+  const rankedWith = (args: Record<string, unknown>) =>
     buildCompanyRanking(companyArgs(args), now, { offset: 20, size: 10 }, withRollups).body;
 
-  it('scores each company by its count of the one facet the role filters name', () => {
+  it('counts the total on the roll-ups when the role filters name one facet, and ranks on the leads', () => {
     for (const [args, facet] of [
-      [{}, '*'],
       [{ location: 'Berlin' }, 'place:city:2950159'],
       [{ location: 'UK' }, 'place:country:gb'],
       [{ skills: ['Golang'] }, 'skill:go'],
       [{ skills: ['k8s', 'Kubernetes'] }, 'skill:kubernetes'],
       [{ industry: 'FinTech', name: 'bank' }, 'industry:fintech'],
     ] as const) {
-      const request = rankedOn(args);
-      expect(request.index).toBe('rollups');
-      expect(request.body.query?.bool?.should).toEqual(countClauses(facet));
+      const request = rankedWith({ ...args, min_open_roles: 3 });
+      expect(request.ranked.index).toBe('leads');
+      expect(request.ranked.body.aggs?.counted).toBeUndefined();
+      expect(request.counted?.track_total_hits).toBe(true);
+      expect(request.counted?.query?.bool?.filter).toContainEqual({
+        range: { role_counts: { gte: `${facet}=0000003`, lte: `${facet}=9999999` } },
+      });
     }
   });
 
-  it('keeps companies with at least min_open_roles by score, ranked by count then name, the page from the offset', () => {
-    const request = rankedOn({ skills: ['Go'], min_open_roles: 4, company_size: 'startup', name: 'x' });
-    expect(request.body).toMatchObject({
-      min_score: 4,
-      from: 20,
-      size: 10,
-      track_total_hits: true,
-      sort: [{ _score: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
-    });
-    expect(request.body.query?.bool?.filter).toEqual([
+  it('applies the company filters to the roll-ups as to the leads', () => {
+    const request = rankedWith({ skills: ['Go'], min_open_roles: 4, company_size: 'startup', name: 'x' });
+    expect(request.counted?.query?.bool?.filter).toEqual([
       { term: { view: 'companies' } },
       { term: { 'company.is_agency': false } },
       { term: { 'company.size_band': 'startup' } },
       { wildcard: { 'company.name_key': { value: '*x*' } } },
+      { range: { role_counts: { gte: 'skill:go=0000004', lte: 'skill:go=9999999' } } },
     ]);
-    expect(request.body.query?.bool?.minimum_should_match).toBe(1);
   });
 
-  it('writes a count as one constant score per base-16 digit', () => {
-    const clauses = countClauses('skill:go');
-    expect(clauses).toHaveLength(COUNT_DIGITS * (COUNT_BASE - 1));
-    expect(clauses[0]).toEqual({
-      constant_score: { filter: { term: { role_counts: 'skill:go#01' } }, boost: 1 },
-    });
-    expect(clauses.at(-1)).toEqual({
-      constant_score: {
-        filter: { term: { role_counts: `skill:go#${COUNT_DIGITS - 1}f` } },
-        boost: 15 * 16 ** 5,
+  it('ranks on the roll-ups alone with no role filter: by all open roles, then name, from the offset', () => {
+    const request = rankedWith({ min_open_roles: 2, include_recruitment_agencies: true });
+    expect(request.counted).toBeUndefined();
+    expect(request.ranked).toEqual({
+      index: 'rollups',
+      body: {
+        query: {
+          bool: { filter: [{ term: { view: 'companies' } }, { range: { open_roles: { gte: 2 } } }] },
+        },
+        sort: [{ open_roles: { order: 'desc' } }, { 'company.rank_key': { order: 'asc' } }],
+        from: 20,
+        size: 10,
+        track_total_hits: true,
+        _source: ['company.id', 'open_roles'],
       },
     });
   });
@@ -191,31 +192,34 @@ describe('buildCompanyRanking on the company roll-ups', () => {
       { posted_within_days: 7 },
       { location: 'Berlin', industry: 'Fintech' },
     ]) {
-      expect(rankedOn(args).index).toBe('leads');
+      const request = rankedWith(args);
+      expect(request.ranked.index).toBe('leads');
+      expect(request.counted).toBeUndefined();
     }
-    expect(buildCompanyRanking(companyArgs({}), now, { offset: 0, size: 10 }, onLeads).body.index).toBe(
-      'leads',
-    );
+    expect(
+      buildCompanyRanking(companyArgs({}), now, { offset: 0, size: 10 }, onLeads).body.ranked.index,
+    ).toBe('leads');
   });
 
-  it('reads a fuzzy reading on the leads only', () => {
+  it('reads a fuzzy reading on the leads only, counting there', () => {
     const ranking = buildCompanyRanking(
       companyArgs({ skills: ['Pythn'] }),
       now,
       { offset: 0, size: 10 },
       withRollups,
     );
-    expect(ranking.body.index).toBe('rollups');
-    expect(ranking.fallback?.body.index).toBe('leads');
+    expect(ranking.body.counted).toBeDefined();
+    expect(ranking.fallback?.body.ranked.index).toBe('leads');
+    expect(ranking.fallback?.body.counted).toBeUndefined();
   });
 });
 
 describe('readCompanyRanking', () => {
-  const request = (index: 'leads' | 'rollups', offset: number, size: number) => ({
-    index,
-    body: {},
+  const request = (index: 'leads' | 'rollups', offset: number, size: number, counted?: object) => ({
     offset,
     size,
+    ranked: { index, body: {} },
+    ...(counted && { counted }),
   });
   const response = {
     aggregations: {
@@ -250,14 +254,21 @@ describe('readCompanyRanking', () => {
     ).toEqual({ total: 0, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }] });
   });
 
-  it('reads the roll-ups page as it comes, each count from its score', () => {
+  it('takes the total from the roll-ups count when there is one', () => {
+    const ranking = readCompanyRanking(request('leads', 0, 1, {}), response, {
+      hits: { total: { value: 31 }, hits: [] },
+    });
+    expect(ranking).toEqual({ total: 31, companies: [{ companyId: 'co_AAAAAAAAAA', openRoles: 9 }] });
+  });
+
+  it('reads the roll-ups page as it comes, with each company’s open roles', () => {
     expect(
       readCompanyRanking(request('rollups', 20, 2), {
         hits: {
           total: { value: 31 },
           hits: [
-            { sort: [12, 'acme|co_AAAAAAAAAA'], _source: { company: { id: 'co_AAAAAAAAAA' } } },
-            { sort: [3, 'beta|co_BBBBBBBBBB'], _source: { company: { id: 'co_BBBBBBBBBB' } } },
+            { _source: { company: { id: 'co_AAAAAAAAAA' }, open_roles: 12 } },
+            { _source: { company: { id: 'co_BBBBBBBBBB' }, open_roles: 3 } },
           ],
         },
       }),
@@ -274,6 +285,7 @@ describe('readCompanyRanking', () => {
     const counted = (total: number) => ({ total, companies: [] });
     expect(totalIsTooLarge(request('leads', 0, 10), counted(EXACT_COMPANY_TOTAL))).toBe(false);
     expect(totalIsTooLarge(request('leads', 0, 10), counted(EXACT_COMPANY_TOTAL + 1))).toBe(true);
+    expect(totalIsTooLarge(request('leads', 0, 10, {}), counted(EXACT_COMPANY_TOTAL + 1))).toBe(false);
     expect(totalIsTooLarge(request('rollups', 0, 10), counted(EXACT_COMPANY_TOTAL + 1))).toBe(false);
     const estimate = estimatedTotal(1000, 16);
     expect(estimate.total).toBe(16_000);
