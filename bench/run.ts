@@ -5,6 +5,8 @@
  * throughput over all calls and per tool, their ratio, CPU milliseconds per call of each process on
  * the path, MongoDB commands per call and the servers' peak memory. `--json [FILE]` writes the same
  * as one JSON object.
+ * `--mix varied` varies the arguments from call to call (bench/mix.ts); `--scale 20k|1m|10m` reads
+ * the data set `npm run seed -- --scale` loads, with its number of calls and warm-up.
  * Runs against the seeded stack (`npm run stack:up && npm run seed -- --leads N ...`).
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
+import { isScale, SCALES } from '../seed/scales.js';
 import { parseConfig } from '../src/config.js';
 import { parseToolArguments } from '../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
@@ -28,31 +31,11 @@ import { type CpuByProcess, cpuPerCall, type WatchedProcesses, watchProcesses, w
 import { ratios, summarise, type Timing } from './latency.js';
 import { checkLimitsAcrossProcesses } from './limits.js';
 import { callTool, closeConnections, ERA_REVISIONS, type Era } from './mcp-client.js';
+import { type Call, MIX, variedCall } from './mix.js';
 import { COUNTED, mongoCommandsSent } from './mongo-commands.js';
 import { peakResidentMiB } from './proc.js';
 import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
 import { startServers } from './servers.js';
-
-interface Call {
-  tool: 'search_leads' | 'search_companies' | 'get_market_insights';
-  args: Record<string, unknown>;
-}
-
-/** A mix an analyst's script might send: broad and narrow searches, rankings and aggregations. */
-const MIX: readonly Call[] = [
-  { tool: 'search_leads', args: { title: 'engineer', location: 'London' } },
-  { tool: 'search_leads', args: { skills: ['Python', 'Go'], work_type: 'Remote', page_size: 25 } },
-  { tool: 'search_leads', args: { location: 'Berlin', radius_km: 50, experience_level: 'Senior' } },
-  {
-    tool: 'search_leads',
-    args: { min_annual_salary: 80000, salary_currency: 'EUR', posted_within_days: 30 },
-  },
-  { tool: 'search_companies', args: { skills: ['TypeScript'] } },
-  { tool: 'search_companies', args: { location: 'GB', min_open_roles: 3 } },
-  { tool: 'get_market_insights', args: { group_by: 'skill', filters: { location: 'DE' } } },
-  { tool: 'get_market_insights', args: { group_by: 'posted_month', metric: 'salary', currency: 'USD' } },
-  { tool: 'get_market_insights', args: { group_by: 'city', breakdown_by: 'experience_level', limit: 20 } },
-];
 
 /** `--json` alone writes the JSON to stdout; `--json FILE` (or `--json=FILE`) to a file. */
 function takeJsonFlag(args: string[]): { json: boolean; jsonFile?: string } {
@@ -73,17 +56,28 @@ const output = takeJsonFlag(args);
 const flags = parseArgs({
   args,
   options: {
-    requests: { type: 'string', default: '270' },
+    requests: { type: 'string' },
     concurrency: { type: 'string', default: '1,16' },
     port: { type: 'string', default: '3999' },
     processes: { type: 'string', default: '1' },
     profile: { type: 'string' },
-    warmup: { type: 'string', default: '3000' },
+    warmup: { type: 'string' },
     rounds: { type: 'string', default: '4' },
     eras: { type: 'string', default: 'legacy,modern' },
+    scale: { type: 'string' },
+    mix: { type: 'string', default: 'standard' },
   },
 }).values;
-const requests = Number(flags.requests);
+const scale = flags.scale === undefined ? undefined : isScale(flags.scale) ? SCALES[flags.scale] : undefined;
+if (flags.scale !== undefined && scale === undefined) {
+  throw new Error(`--scale takes ${Object.keys(SCALES).join(', ')}, not "${flags.scale}"`);
+}
+if (flags.mix !== 'standard' && flags.mix !== 'varied') {
+  throw new Error(`--mix takes standard or varied, not "${flags.mix}"`);
+}
+/** Call `id` of the mix. */
+const callAt = flags.mix === 'varied' ? variedCall : (id: number) => MIX[id % MIX.length] as Call;
+const requests = Number(flags.requests ?? scale?.requests ?? 270);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 const processCount = Number(flags.processes);
 const eras = String(flags.eras).split(',') as Era[];
@@ -91,7 +85,7 @@ for (const era of eras) {
   if (!(era in ERA_REVISIONS))
     throw new Error(`--eras takes legacy (2025-11-25) and modern (2026-07-28), not "${era}"`);
 }
-const warmupCalls = Number(flags.warmup);
+const warmupCalls = Number(flags.warmup ?? scale?.warmup ?? 3000);
 if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
 /** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
 const WARMUP_CONCURRENCY = 8;
@@ -107,7 +101,12 @@ const log = (line: string) => (output.json && !output.jsonFile ? console.error(l
 useStackUrlsUnlessSet(process.env);
 // The benchmark's own server needs a secret; nothing it signs outlives the run.
 const serverSecret = process.env.SERVER_SECRET || randomBytes(48).toString('base64');
-const settings = parseConfig({ ...process.env, PORT: flags.port, SERVER_SECRET: serverSecret });
+const settings = parseConfig({
+  ...process.env,
+  ...(scale && { INDEX_PREFIX: scale.prefix }),
+  PORT: flags.port,
+  SERVER_SECRET: serverSecret,
+});
 const elasticsearch = createElasticsearchClient({ ...settings, BACKEND_TIMEOUT_MS: 30000 });
 const indices = indexNames(settings.INDEX_PREFIX);
 const searchIndex = new SearchIndexStore(elasticsearch, indices);
@@ -165,7 +164,7 @@ async function measure(
   const started = performance.now();
   const worker = async () => {
     for (let id = next++; id < firstId + calls; id = next++) {
-      const call = MIX[id % MIX.length] as Call;
+      const call = callAt(id);
       const t0 = performance.now();
       await send(call, id);
       timings.push({ tool: call.tool, ms: performance.now() - t0 });
@@ -287,6 +286,7 @@ async function main(): Promise<void> {
     SERVER_SECRET: serverSecret,
     ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
     MONGODB_URI: settings.MONGODB_URI,
+    INDEX_PREFIX: settings.INDEX_PREFIX,
   });
   // Round-robin over the server processes, as a load balancer in front of them would.
   const urls = servers.urls.map((url) => new URL(url));
@@ -325,6 +325,7 @@ async function main(): Promise<void> {
         rollups,
       },
       requestsPerRun: requests,
+      mix: flags.mix,
       serverProcesses: servers.pids.length,
       mongoCommandsCounted: COUNTED,
       notes: watched.notes,

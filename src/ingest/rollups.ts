@@ -60,6 +60,17 @@ export interface RollupReport {
   how: 'loaded' | 'touched' | 'scanned';
 }
 
+const HOW: Record<RollupReport['how'], string> = {
+  loaded: 'counted while loading',
+  touched: 'what the upsert touched counted again',
+  scanned: 'counted by a scan of the leads index',
+};
+
+/** One line for the command's output: what the roll-ups took. */
+export function rollupSummary(report: RollupReport): string {
+  return `roll-ups: ${report.documents.toLocaleString('en-GB')} documents written in ${report.seconds.toFixed(1)} s (${HOW[report.how]})`;
+}
+
 interface RollupRun {
   client: ElasticsearchClient;
   prefix: string;
@@ -71,7 +82,7 @@ interface RollupRun {
  * Runs `load` (one ingest run) with its leads writes watched, then brings the roll-ups up to date.
  * A run that loads no leads (or changes nothing: a dry run) leaves them as they are.
  */
-export async function withRollups<Report extends { published: boolean }>(
+export async function withRollups<Report extends { published: boolean; seconds: number }>(
   run: RollupRun & { dryRun?: boolean | undefined },
   loadsLeads: boolean,
   load: (writes: LeadWrites | undefined) => Promise<Report>,
@@ -86,7 +97,7 @@ export async function withRollups<Report extends { published: boolean }>(
       },
     });
     if (!report.published) return report;
-    return { ...report, rollups: await publishCounts(run, counts) };
+    return withReport(report, await publishCounts(run, counts));
   }
   // An upsert into a prefix without indices yet creates them first (src/ingest/load.ts).
   await ensureIndices(run.client, run.prefix);
@@ -117,9 +128,14 @@ export async function withRollups<Report extends { published: boolean }>(
     const updated = wasReady
       ? await recountTouched(run, leads, rollups, touched)
       : await rebuildByScan(run, leads);
-    if (report) report = { ...report, rollups: updated };
+    if (report) report = withReport(report, updated);
   }
   return report as Report & { rollups?: RollupReport };
+}
+
+/** The run's report with the roll-ups' own, their time added to the run's. */
+function withReport<Report extends { seconds: number }>(report: Report, rollups: RollupReport): Report {
+  return { ...report, seconds: report.seconds + rollups.seconds, rollups };
 }
 
 // --- Counting while loading --------------------------------------------------------------------
