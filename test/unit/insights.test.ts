@@ -155,7 +155,10 @@ describe('the bucket budget of get_market_insights', () => {
     expect(
       worstCaseBuckets({ groups: { date_histogram: { field: 'posted_date', calendar_interval: 'week' } } }),
     ).toBe(Number.POSITIVE_INFINITY);
-    expect(() => worstCaseBuckets({ groups: { histogram: { field: 'seq', interval: 1 } } })).toThrow(
+    expect(worstCaseBuckets({ groups: { histogram: { field: 'seq', interval: 1 } } })).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(() => worstCaseBuckets({ groups: { geohash_grid: { field: 'location.geo' } } })).toThrow(
       /No bucket bound/,
     );
   });
