@@ -77,11 +77,30 @@ export function buildCompanyRanking(
 }
 
 /**
+ * The arguments a ranking on the company roll-ups reads; with any other (a title, a window of
+ * days, or a filter added later), the roles are counted.
+ */
+const ROLLED_UP_ARGUMENTS: ReadonlySet<string> = new Set([
+  'name',
+  'industry',
+  'location',
+  'skills',
+  'company_size',
+  'min_open_roles',
+  'include_recruitment_agencies',
+  'page_size',
+  'cursor',
+]);
+
+/**
  * The one facet the role filters count, when the company roll-ups count it: no role filter (every
  * open role), or only a place, only a skill read as one key, or only an industry read as one key.
  */
 function rolledUpFacet(args: SearchCompaniesArgs): string | undefined {
-  if (args.hiring_for_title !== undefined || args.posted_within_days !== undefined) return undefined;
+  const unread = Object.entries(args).some(
+    ([name, value]) => value !== undefined && !ROLLED_UP_ARGUMENTS.has(name),
+  );
+  if (unread) return undefined;
   const facets: string[] = [];
   if (args.location !== undefined) {
     const place = resolvePlace(args.location);

@@ -48,23 +48,35 @@ const BREAKDOWN_DIMENSIONS: Record<InsightBreakdownBy, Dimension> = {
 };
 
 /**
- * The dimensions the filters read, or undefined when one of them is not kept by any view: a radius
- * (a role's own coordinates), skills (a role counts once however many of them it has), one company.
+ * The dimension each filter reads, or null for a filter no view keeps: a radius (a role's own
+ * coordinates), skills (a role counts once however many of them it has), one company. A filter
+ * missing here is not read from the cells at all, so a new one is safe until it is listed.
  */
+const FILTER_DIMENSIONS: Partial<Record<keyof MarketInsightsArgs['filters'], Dimension | null>> = {
+  location: 'place',
+  radius_km: null,
+  title: 'title',
+  skills: null,
+  experience_level: 'experience_level',
+  work_type: 'work_type',
+  employment_type: 'employment_type',
+  industry: 'industry',
+  company_id: null,
+  company_size: 'company_size',
+  posted_within_days: 'posted_date',
+  include_recruitment_agencies: 'agency',
+};
+
+/** The dimensions the filters read, or undefined when one of them is not kept by any view. */
 function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] | undefined {
-  if (filters.radius_km !== undefined || filters.skills?.length || filters.company_id !== undefined) {
-    return undefined;
+  const dims = new Set<Dimension>(['agency']);
+  for (const [name, value] of Object.entries(filters)) {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    const dim = FILTER_DIMENSIONS[name as keyof typeof FILTER_DIMENSIONS];
+    if (!dim) return undefined;
+    dims.add(dim);
   }
-  const dims: Dimension[] = ['agency'];
-  if (filters.location !== undefined) dims.push('place');
-  if (filters.title !== undefined) dims.push('title');
-  if (filters.experience_level) dims.push('experience_level');
-  if (filters.work_type) dims.push('work_type');
-  if (filters.employment_type) dims.push('employment_type');
-  if (filters.industry !== undefined) dims.push('industry');
-  if (filters.company_size) dims.push('company_size');
-  if (filters.posted_within_days !== undefined) dims.push('posted_date');
-  return dims;
+  return [...dims];
 }
 
 function keeps(view: RollupView, dims: readonly Dimension[]): boolean {
