@@ -151,6 +151,7 @@ class RollupCounts {
   readonly cells = new Map<string, CellCount>();
   readonly companies = new CompanyFacetCounts();
   private openRoles = 0;
+  private readonly shared = new SharedParts();
 
   constructor(private readonly today: string) {}
 
@@ -165,7 +166,7 @@ class RollupCounts {
     forEachCell(lead, (identity, key, view) => {
       let cell = this.cells.get(identity);
       if (cell === undefined) {
-        cell = { key: key(), roles: 0 };
+        cell = { key: this.shared.of(key()), roles: 0 };
         this.cells.set(identity, cell);
       }
       cell.roles++;
@@ -184,6 +185,30 @@ class RollupCounts {
   *documents(): Generator<BulkItem> {
     for (const [identity, cell] of this.cells) yield cellItem(cellId(identity), cell);
     yield* this.companies.documents();
+  }
+}
+
+/**
+ * One instance of each place, company part and string the cells hold: hundreds of thousands of
+ * cells share a few thousand places and a few hundred values, which every role's document would
+ * otherwise bring its own copy of.
+ */
+class SharedParts {
+  private readonly parts = new Map<string, unknown>();
+
+  of(key: CellKey): CellKey {
+    const shared: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(key)) shared[field] = this.part(value);
+    return shared as unknown as CellKey;
+  }
+
+  private part(value: unknown): unknown {
+    if (value === null || (typeof value !== 'string' && typeof value !== 'object')) return value;
+    const identity = typeof value === 'string' ? `s${value}` : `o${JSON.stringify(value)}`;
+    const known = this.parts.get(identity);
+    if (known !== undefined) return known;
+    this.parts.set(identity, value);
+    return value;
   }
 }
 
