@@ -21,7 +21,7 @@ try {
   process.exit(1);
 }
 for (const warning of settings.startupWarnings) logger.warn(warning);
-const mongo = await connectMongo(settings);
+const mongo = await connectMongo(settings, logger);
 const services = createServices({
   config: settings,
   elasticsearch: createElasticsearchClient(settings),

@@ -71,8 +71,8 @@ export async function startTestServer(options: {
     ...(options.metrics && { METRICS_PORT: '0' }),
     ...options.config,
   });
-  const mongo = await connectMongo(config);
   const logger = options.logger ?? runLog();
+  const mongo = await connectMongo(config, logger);
   const services = createServices({
     config,
     elasticsearch: createElasticsearchClient(config),
