@@ -9,6 +9,7 @@ import { type IndexNames, indexNames } from './stores/elasticsearch.js';
 import type { Freshness } from './stores/fresh-cache.js';
 import type { MongoHandle } from './stores/mongo.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
+import { PendingRefunds } from './stores/pending-refunds.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
 import { RateLimitsStore } from './stores/rate-limits.js';
 import { SignInAttemptsStore } from './stores/sign-in-attempts.js';
@@ -65,7 +66,12 @@ export function createServices(backends: {
     freshness,
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
-    quotaCounters: new QuotaCountersStore(db, logger, freshness.clock),
+    quotaCounters: new QuotaCountersStore(
+      db,
+      logger,
+      freshness.clock,
+      new PendingRefunds(handles.config.PENDING_REFUNDS_DIR, handles.config.MONGODB_DB, logger),
+    ),
     rateLimits: new RateLimitsStore(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),

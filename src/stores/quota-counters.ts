@@ -10,6 +10,7 @@ import {
   addUpTo,
   addWithin,
   type CounterDoc,
+  cancelCharge,
   giveBackPartOfCharge,
   readUsed,
   settleJournalled,
@@ -18,8 +19,15 @@ import {
   takeBackCharge,
 } from './bounded-counter.js';
 import { databaseBackend } from './mongo.js';
+import type { PendingRefunds } from './pending-refunds.js';
 import { RecentMap } from './recent-map.js';
 import { UsageTally } from './usage-tally.js';
+
+/** A refund written down as owed (`QuotaCountersStore.oweRefunds`): `landed` crosses it off. */
+export interface OwedRefund {
+  charge: ChargeRef;
+  landed: () => void;
+}
 
 /** One charge, as its counter's journal knows it, or as this process counted it. */
 export interface ChargeRef {
@@ -81,8 +89,17 @@ export class QuotaCountersStore {
   /** Units counted on quotas without a limit, not yet written. */
   private readonly tally: UsageTally;
 
-  /** `logger` hears of counted units that could not be written (`UsageTally`). */
-  constructor(db: Db, logger: Logger, clock: () => number = () => performance.now()) {
+  /**
+   * `logger` hears of counted units that could not be written (`UsageTally`). `pendingRefunds` keeps
+   * the refunds owed on the local disk until they land; without it (a process that serves no
+   * calls, a test of the store alone) they are kept in memory only.
+   */
+  constructor(
+    db: Db,
+    logger: Logger,
+    clock: () => number = () => performance.now(),
+    private readonly pendingRefunds?: PendingRefunds,
+  ) {
     this.counters = db.collection<CounterDoc>(COLLECTION);
     this.tally = new UsageTally({
       write: (counterId, amount, writeId, fields) =>
@@ -153,7 +170,7 @@ export class QuotaCountersStore {
    */
   async giveBack(charge: ChargeRef, heldUnits: number, amount: number): Promise<number> {
     const { counterId, chargeId } = charge;
-    if (charge.countedInProcess) return this.tally.count(counterId, -amount);
+    if (charge.countedInProcess) return this.tally.release(counterId, amount);
     const used = await databaseBackend(
       async () =>
         (await giveBackPartOfCharge(this.counters, counterId, chargeId, heldUnits, amount)) ??
@@ -168,34 +185,89 @@ export class QuotaCountersStore {
   /**
    * Gives back everything `charge` still holds, exactly once whoever calls and however often (see
    * `takeBackCharge`). `heldUnits` is what the caller believes it holds, or `null` when it cannot
-   * know (the charge or a give-back failed without an answer): the journal is read then. Returns
-   * the units given back.
+   * know (the charge or a give-back failed without an answer, or is still under way): the charge is
+   * then cancelled first, so that its command cannot land after this looked for it, and the journal
+   * is read. Returns the units given back.
    */
   async refundCharge(charge: ChargeRef, heldUnits: number | null): Promise<number> {
     if (charge.countedInProcess) {
       // Counting in the process either happens or is undone, so `null` means nothing was counted.
       const units = heldUnits ?? 0;
-      this.tally.uncount(charge.counterId, units);
+      this.tally.release(charge.counterId, units);
       return units;
     }
-    return databaseBackend(() => takeBackCharge(this.counters, charge.counterId, charge.chargeId, heldUnits));
+    const { counterId, chargeId } = charge;
+    return databaseBackend(async () => {
+      if (heldUnits === null)
+        await cancelCharge(this.counters, counterId, chargeId, fieldsOfCounter(counterId));
+      return takeBackCharge(this.counters, counterId, chargeId, heldUnits);
+    });
+  }
+
+  /** Makes what a successful call's charge holds final: units counted in the process are then written. */
+  settleCharge(charge: ChargeRef, heldUnits: number): void {
+    if (charge.countedInProcess) this.tally.commit(charge.counterId, heldUnits);
   }
 
   /**
-   * Retries `refundCharge` in the background until MongoDB answers (the refund of a failed call
-   * that could not reach it). Safe however often it runs, thanks to the journal. The queue lives
-   * in this process: if the process dies first, the refund is lost, as `queued a quota refund` in
-   * the log says (docs/search-semantics.md, Metering, explains why that is acceptable).
-   * `onRefunded` learns the units given back once the retry lands.
+   * Writes down, on the local disk, that the charges of a call that failed are owed back, before
+   * anything is tried (the call may be answered, and the process may die, before they land).
+   * Returns one debt per charge, to settle with `refundOwed`. Charges counted in the process need
+   * none: they die with it.
    */
-  refundInBackground(charge: ChargeRef, logger: Logger, onRefunded: (units: number) => void): void {
-    this.refundRetries.add({
-      run: async () => {
-        onRefunded(await this.refundCharge(charge, null));
-      },
-      logger,
-      fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
-    });
+  oweRefunds(charges: readonly ChargeRef[]): OwedRefund[] {
+    const kept = charges.filter((charge) => !charge.countedInProcess);
+    const landed =
+      this.pendingRefunds?.keep(
+        kept.map((charge) => ({ counter: charge.counterId, charge: charge.chargeId, units: null })),
+      ) ?? [];
+    return charges.map((charge) => ({ charge, landed: landed[kept.indexOf(charge)] ?? (() => undefined) }));
+  }
+
+  /**
+   * Gives back what `owed.charge` holds (`heldUnits`, or `null` when unknown) and crosses it off the
+   * disk. When MongoDB cannot be reached it is retried in the background, oldest first, until it
+   * lands; `onRefunded` learns the units given back. Never throws.
+   */
+  async refundOwed(
+    owed: OwedRefund,
+    heldUnits: number | null,
+    logger: Logger,
+    onRefunded: (units: number) => void,
+  ): Promise<void> {
+    const { charge, landed } = owed;
+    try {
+      onRefunded(await this.refundCharge(charge, heldUnits));
+      landed();
+    } catch (error) {
+      if (error instanceof Unavailable) {
+        this.refundRetries.add({
+          run: async () => {
+            onRefunded(await this.refundCharge(charge, heldUnits));
+            landed();
+          },
+          logger,
+          fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
+        });
+        return;
+      }
+      logger.error('could not refund a failed call', {
+        counter_id: charge.counterId,
+        charge_id: charge.chargeId,
+        error,
+      });
+    }
+  }
+
+  /**
+   * Finishes the refunds that processes of this host left owed when they died, in the background;
+   * a server calls it once at start. Each is safe however often it is made.
+   */
+  refundLeftovers(logger: Logger): void {
+    for (const { record, landed } of this.pendingRefunds?.adoptLeftovers() ?? []) {
+      const charge = { counterId: record.counter, chargeId: record.charge, countedInProcess: false };
+      void this.refundOwed({ charge, landed }, record.units, logger, () => undefined);
+    }
   }
 
   /**
@@ -273,6 +345,12 @@ export function newChargeId(): string {
 /** The counter of `quota` on the UTC day of `now`. */
 export function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
   return `${accountId}:${quota}:${isoDate(now)}`;
+}
+
+/** The fields of the counter `counterIdFor` named, for creating it from its id alone. */
+function fieldsOfCounter(counterId: string) {
+  const [day = '', quota = '', ...account] = counterId.split(':').reverse();
+  return counterFields(account.reverse().join(':'), quota as QuotaKey, new Date(`${day}T00:00:00.000Z`));
 }
 
 function counterFields(accountId: string, quota: QuotaKey, now: Date) {

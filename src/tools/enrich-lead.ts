@@ -22,7 +22,7 @@ export const enrichLead = defineTool({
   // Declared like every metered tool's, but charged by src/billing/enrich.ts under the unlock's claim,
   // together with the credit, not through the call's meter: docs/enrichment.md, "Why not the meter".
   meters: 'enrichments',
-  async handler(args, { account, limits, now, services, logger }) {
+  async handler(args, { account, limits, now, services, logger, signal }) {
     const lead = await fetchLead(services, args.lead_id);
     const outcome = await unlockLead(
       {
@@ -32,7 +32,7 @@ export const enrichLead = defineTool({
         metrics: services.metrics,
         logger,
       },
-      { account, limits, lead, now },
+      { account, limits, lead, now, signal },
     );
     return {
       lead: toLeadPreview(lead, true),

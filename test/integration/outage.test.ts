@@ -12,6 +12,7 @@ import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp
 import type { MongoCommand } from '../support/mongo-wire.js';
 import { newestLeadsFirst, SEEDED_NOW, seededLeads, startSeededServer } from '../support/seeded-data.js';
 import { createAccountWithKey, type TestServer } from '../support/test-server.js';
+import { until } from '../support/until.js';
 
 /**
  * Backend outages, played for real in every mode (local build, Docker, URLs from the
@@ -131,8 +132,11 @@ function seededServerBehindProxies(config: Record<string, string> = {}) {
   return behind;
 }
 
+/** The servers' BACKEND_TIMEOUT_MS here: how long a call waits for a backend that is cut or hangs. */
+const OUTAGE_TIMEOUT = { BACKEND_TIMEOUT_MS: '1000' };
+
 describe('outages through the real tools', () => {
-  const behind = seededServerBehindProxies();
+  const behind = seededServerBehindProxies(OUTAGE_TIMEOUT);
 
   const call = (key: string, tool: string, args: Record<string, unknown> = {}) =>
     callToolRaw(behind.server.url, key, tool, args);
@@ -287,7 +291,7 @@ describe('outages through the real tools', () => {
  * command either lost on its way or run with its answer lost, after earlier steps have charged.
  */
 describe('enrich_lead when MongoDB fails between the steps of its charge', () => {
-  const behind = seededServerBehindProxies();
+  const behind = seededServerBehindProxies(OUTAGE_TIMEOUT);
 
   const enrich = (key: string, leadId: string) =>
     callToolRaw(behind.server.url, key, 'enrich_lead', { lead_id: leadId });
@@ -389,7 +393,7 @@ describe('enrich_lead when MongoDB fails between the steps of its charge', () =>
  * itself, show that the setting bounds the wait. No clock is read.
  */
 describe('a backend that accepts connections but never answers', { timeout: 15_000 }, () => {
-  const behind = seededServerBehindProxies({ BACKEND_TIMEOUT_MS: '1000' });
+  const behind = seededServerBehindProxies(OUTAGE_TIMEOUT);
 
   it('Elasticsearch: the call gives up on its own with unavailable and charges nothing; restored, it works', async () => {
     const { key, accountId } = await newAccount();
@@ -397,7 +401,9 @@ describe('a backend that accepts connections but never answers', { timeout: 15_0
     try {
       const failed = await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 });
       expect(toolError(failed)).toMatchObject(UNAVAILABLE);
-      expect(hole.abandonedConnections).toBeGreaterThan(0);
+      // The call answers at its own deadline; the client's request, sent a moment after the call
+      // began, times out a moment later and closes its connection.
+      await until(() => hole.abandonedConnections > 0, { what: 'the server to hang up on the black hole' });
       expect(await charges(accountId)).toEqual(NOTHING_CHARGED);
     } finally {
       await behind.proxies.restore();
