@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
+import { AddressBudgets } from './stores/address-budgets.js';
 import { ApiKeysStore } from './stores/api-keys.js';
 import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js';
 import { type IndexNames, indexNames } from './stores/elasticsearch.js';
@@ -30,6 +31,8 @@ export interface Services {
   apiKeys: ApiKeysStore;
   quotaCounters: QuotaCountersStore;
   rateLimits: RateLimitsStore;
+  /** Per-address budgets (failed authentications, client registrations), shared by every process. */
+  addressBudgets: AddressBudgets;
   unlocks: UnlocksStore;
   users: UsersStore;
   pageSessions: PageSessionsStore;
@@ -73,6 +76,7 @@ export function createServices(backends: {
       new PendingRefunds(handles.config.PENDING_REFUNDS_DIR, handles.config.MONGODB_DB, logger),
     ),
     rateLimits: new RateLimitsStore(db, freshness.clock),
+    addressBudgets: new AddressBudgets(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),

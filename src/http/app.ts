@@ -14,7 +14,7 @@ import type { Services } from '../services.js';
 import type { AnyToolDefinition } from '../tools/define-tool.js';
 import { authenticate, requireStepUpScopes } from './auth-middleware.js';
 import { rejectForeignHosts, rejectForeignOrigins, servedNames } from './dns-rebinding.js';
-import { FailedAuthLimiter } from './failed-auth-limiter.js';
+import { AddressLimiter } from './failed-auth-limiter.js';
 import { healthz, readyz } from './health.js';
 import {
   bodyErrorsAsJsonRpc,
@@ -86,7 +86,13 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     OAUTH_ROUTES.registration,
     corsForAnyOrigin('POST'),
-    limitRegistrations(OAUTH_REGISTRATIONS_PER_MINUTE),
+    limitRegistrations(
+      new AddressLimiter(services.addressBudgets, {
+        name: 'registration',
+        perMinute: OAUTH_REGISTRATIONS_PER_MINUTE,
+      }),
+      clock,
+    ),
   );
   // The library reads its own request bodies: no body parser may run before it.
   app.use(deps.oauth.router);
@@ -114,9 +120,13 @@ export function createApp(deps: AppDeps): Express {
         now: clock,
       }),
       accounts: services.accounts,
-      failedAuthLimiter: new FailedAuthLimiter({ failuresPerMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
+      failedAuthLimiter: new AddressLimiter(services.addressBudgets, {
+        name: 'failed_auth',
+        perMinute: UNAUTHENTICATED_CALLS_PER_MINUTE,
+      }),
       metrics: services.metrics,
       baseUrl: BASE_URL,
+      now: clock,
     }),
     refuseUnservedEncodings,
     // Any content type is read as JSON: scripts often post JSON without saying so.

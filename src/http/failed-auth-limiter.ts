@@ -1,16 +1,7 @@
 import type { Response } from 'express';
-import { addressBucket } from '../domain/client-address.js';
-
-// Whoever uses the limiter counts addresses the same way; the function itself is pure, in the domain layer.
-export { addressBucket };
-
-/** A bucket refills completely within this window, so an address idle that long is forgotten. */
-const WINDOW_MS = 60_000;
-
-/** About 100 bytes each: the limiter never holds more than a megabyte or two. */
-const DEFAULT_MAX_TRACKED_ADDRESSES = 10_000;
-
-export type FailureVerdict = { limited: false } | { limited: true; retryAfterSeconds: number };
+import { Unavailable } from '../errors.js';
+import type { AddressBudget, AddressBudgets } from '../stores/address-budgets.js';
+import type { RateDecision } from '../stores/rate-limits.js';
 
 /** The 429 for an address over its budget; `tooMany` names what it sent too many of. */
 export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMany: string): void {
@@ -24,59 +15,25 @@ export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMa
 }
 
 /**
- * Per-address token buckets of failed authentications, kept in memory. Only failures are counted,
- * and only after the credential has been checked: an address over its budget has its failures
- * answered 429 instead of 401, while a valid credential from it is served (behind a proxy or a NAT,
- * many users share one address). Memory is bounded: entries go one window after their last
- * failure, and beyond `maxTrackedAddresses` the least recently failing address is forgotten.
+ * One per-address budget (failed authentications, client registrations, ...), shared by every
+ * server process through MongoDB (`AddressBudgets`), so N processes allow it once. When MongoDB
+ * cannot be asked, the request is let through rather than refused: what these budgets protect
+ * (checking a credential, storing a client) needs MongoDB as well, so the request fails there on
+ * its own, and a valid caller is not refused for the outage.
  */
-export class FailedAuthLimiter {
-  /** In order of last failure, oldest first: the front expires, or is evicted, first. */
-  private readonly buckets = new Map<string, { tokens: number; refilledAt: number }>();
-  private readonly perMinute: number;
-  private readonly refillPerMs: number;
-  private readonly maxTrackedAddresses: number;
+export class AddressLimiter {
+  constructor(
+    private readonly budgets: AddressBudgets,
+    private readonly budget: AddressBudget,
+  ) {}
 
-  constructor(options: { failuresPerMinute: number; maxTrackedAddresses?: number }) {
-    this.perMinute = options.failuresPerMinute;
-    this.refillPerMs = options.failuresPerMinute / WINDOW_MS;
-    this.maxTrackedAddresses = options.maxTrackedAddresses ?? DEFAULT_MAX_TRACKED_ADDRESSES;
-  }
-
-  /** Counts one failure of `address`; limited when its budget was already spent. */
-  recordFailure(address: string, nowMs: number): FailureVerdict {
-    this.forgetExpired(nowMs);
-    const key = addressBucket(address);
-    const tokens = this.tokensAt(key, nowMs);
-    // Re-inserting moves the address to the back of the map's order.
-    this.buckets.delete(key);
-    if (tokens < 1) {
-      this.buckets.set(key, { tokens, refilledAt: nowMs });
-      return { limited: true, retryAfterSeconds: Math.ceil((1 - tokens) / this.refillPerMs / 1000) };
-    }
-    this.buckets.set(key, { tokens: tokens - 1, refilledAt: nowMs });
-    for (const oldest of this.buckets.keys()) {
-      if (this.buckets.size <= this.maxTrackedAddresses) break;
-      this.buckets.delete(oldest);
-    }
-    return { limited: false };
-  }
-
-  /** How many address buckets are held now. */
-  get trackedAddresses(): number {
-    return this.buckets.size;
-  }
-
-  private tokensAt(key: string, nowMs: number): number {
-    const bucket = this.buckets.get(key);
-    if (bucket === undefined) return this.perMinute;
-    return Math.min(this.perMinute, bucket.tokens + (nowMs - bucket.refilledAt) * this.refillPerMs);
-  }
-
-  private forgetExpired(nowMs: number): void {
-    for (const [key, bucket] of this.buckets) {
-      if (nowMs - bucket.refilledAt < WINDOW_MS) break;
-      this.buckets.delete(key);
+  /** Spends one use for `address`; allowed, or refused with the seconds to the next window. */
+  async spend(address: string, now: Date): Promise<RateDecision> {
+    try {
+      return await this.budgets.spend(this.budget, address, now);
+    } catch (error) {
+      if (error instanceof Unavailable) return { allowed: true };
+      throw error;
     }
   }
 }
