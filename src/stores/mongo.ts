@@ -55,7 +55,10 @@ export async function connectMongo(
  * connected again, which builds a new monitor and pool. Collections keep working: each command
  * reaches the server through the client. Uses the driver's public heartbeat events only.
  */
-function restartWhenMonitorSticks(client: MongoClient, logger: Logger | undefined): void {
+export function restartWhenMonitorSticks(
+  client: Pick<MongoClient, 'options' | 'on' | 'close' | 'connect'>,
+  logger: Logger | undefined,
+): void {
   const { connectTimeoutMS, heartbeatFrequencyMS } = client.options;
   const watchdogs = new Map<string, NodeJS.Timeout>();
   let restarting = false;
