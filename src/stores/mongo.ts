@@ -8,7 +8,7 @@ import {
 } from 'mongodb';
 import type { Config } from '../config.js';
 import { Unavailable } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { LogFields, Logger } from '../logger.js';
 
 export interface MongoHandle {
   client: MongoClient;
@@ -17,7 +17,7 @@ export interface MongoHandle {
 
 /**
  * A client for `settings`, connected if MongoDB answers (it connects by itself later otherwise).
- * `logger` hears of a client restarted because its server monitor was stuck (`restartWhenMonitorSticks`).
+ * `logger` hears of a client restarted because the driver was stuck (`restartWhenDriverSticks`).
  */
 export async function connectMongo(
   settings: Pick<Config, 'MONGODB_URI' | 'MONGODB_DB' | 'BACKEND_TIMEOUT_MS' | 'METRICS_PORT'>,
@@ -39,33 +39,34 @@ export async function connectMongo(
     monitorCommands: settings.METRICS_PORT !== undefined,
   });
   boundOperationsBy(settings.BACKEND_TIMEOUT_MS);
-  restartWhenMonitorSticks(client, logger);
+  restartWhenDriverSticks(client, logger);
   await client.connect().catch(() => undefined);
   return { client, db: client.db(settings.MONGODB_DB) };
 }
 
 /**
- * The driver's monitor of a server can stop for good (mongodb 7.9): a heartbeat written to a
- * connection that the server dropped a moment before waits for ever for the socket to drain, no
- * timeout fires on a destroyed socket, and with its monitor stuck the server stays unknown, so
- * every command fails until the process restarts. Seen whenever MongoDB drops every connection at
- * once (a restart) just as the pool is cleared. A heartbeat ends within its own timeouts (an
- * awaited one within heartbeatFrequencyMS, plus connectTimeoutMS to connect and to read); one that
- * has not ended a second after that means the monitor is stuck, and the client is closed and
- * connected again, which builds a new monitor and pool. Collections keep working: each command
- * reaches the server through the client. Uses the driver's public heartbeat events only.
+ * The driver (mongodb 7.9) can leave a command waiting for ever: a command written to a connection
+ * that the server dropped a moment before waits for the socket to drain, and no timeout fires on a
+ * destroyed socket. Seen whenever MongoDB drops every connection at once (a restart). On a pooled
+ * connection, the connection stays checked out for the life of the process (`databaseBackend`
+ * answers the caller, but the pool never gets it back); in the server's monitor, the server stays
+ * unknown and every command fails until the process restarts. So: a heartbeat ends within its own
+ * timeouts (an awaited one within heartbeatFrequencyMS, plus connectTimeoutMS to connect and to
+ * read), and a connection is checked out for one command, whose reply comes within socketTimeoutMS;
+ * one that has not come back a second after twice that means the driver is stuck, and the client is
+ * closed and connected again, which builds a new monitor and pool. Collections keep working: each
+ * command reaches the server through the client. Uses the driver's public events only.
  */
-export function restartWhenMonitorSticks(
+export function restartWhenDriverSticks(
   client: Pick<MongoClient, 'options' | 'on' | 'close' | 'connect'>,
   logger: Logger | undefined,
 ): void {
-  const { connectTimeoutMS, heartbeatFrequencyMS } = client.options;
-  const watchdogs = new Map<string, NodeJS.Timeout>();
+  const { connectTimeoutMS, heartbeatFrequencyMS, socketTimeoutMS } = client.options;
   let restarting = false;
-  const restart = async (server: string) => {
+  const restart = async (stuck: string, fields: LogFields) => {
     if (restarting) return;
     restarting = true;
-    logger?.warn('restarting the MongoDB client: its monitor of a server is stuck', { server });
+    logger?.warn(`restarting the MongoDB client: ${stuck} is stuck`, fields);
     try {
       await client.close();
       await client.connect();
@@ -75,24 +76,56 @@ export function restartWhenMonitorSticks(
       restarting = false;
     }
   };
-  const stopWatching = (event: { connectionId: string }) => {
-    clearTimeout(watchdogs.get(event.connectionId));
-    watchdogs.delete(event.connectionId);
+
+  const heartbeats = new Map<string, NodeJS.Timeout>();
+  const heartbeatEnded = (event: { connectionId: string }) => {
+    clearTimeout(heartbeats.get(event.connectionId));
+    heartbeats.delete(event.connectionId);
   };
   client.on('serverHeartbeatStarted', (event) => {
-    stopWatching(event);
+    heartbeatEnded(event);
     const limitMs = (event.awaited ? heartbeatFrequencyMS : 0) + 2 * connectTimeoutMS + 1000;
-    const watchdog = setTimeout(() => void restart(event.connectionId), limitMs);
-    // The watchdog never keeps a process alive: a process that is stopping closes its client.
+    const watchdog = setTimeout(
+      () => void restart('its monitor of a server', { server: event.connectionId }),
+      limitMs,
+    );
+    // A watchdog never keeps a process alive: a process that is stopping closes its client.
     watchdog.unref();
-    watchdogs.set(event.connectionId, watchdog);
+    heartbeats.set(event.connectionId, watchdog);
   });
-  client.on('serverHeartbeatSucceeded', stopWatching);
-  client.on('serverHeartbeatFailed', stopWatching);
-  // Closing the client ends its monitors without a last event.
+  client.on('serverHeartbeatSucceeded', heartbeatEnded);
+  client.on('serverHeartbeatFailed', heartbeatEnded);
+
+  // When each connection now checked out was, by `performance.now()`; looked over now and then.
+  const checkedOut = new Map<string, number>();
+  const checkoutLimitMs = 2 * socketTimeoutMS + 1000;
+  let checkouts: NodeJS.Timeout | undefined;
+  const lookOverCheckouts = () => {
+    checkouts = undefined;
+    const now = performance.now();
+    for (const [connection, since] of checkedOut) {
+      if (now - since > checkoutLimitMs) return void restart('a pooled connection', { connection });
+    }
+    watchCheckouts();
+  };
+  const watchCheckouts = () => {
+    if (checkouts !== undefined || checkedOut.size === 0 || socketTimeoutMS === 0) return;
+    checkouts = setTimeout(lookOverCheckouts, checkoutLimitMs);
+    checkouts.unref();
+  };
+  const connection = (event: { address: string; connectionId: number | '<monitor>' }) =>
+    `${event.address}#${event.connectionId}`;
+  client.on('connectionCheckedOut', (event) => {
+    checkedOut.set(connection(event), performance.now());
+    watchCheckouts();
+  });
+  client.on('connectionCheckedIn', (event) => checkedOut.delete(connection(event)));
+
+  // Closing the client ends its monitors without a last event, and drops its pool.
   client.on('topologyClosed', () => {
-    for (const watchdog of watchdogs.values()) clearTimeout(watchdog);
-    watchdogs.clear();
+    for (const watchdog of heartbeats.values()) clearTimeout(watchdog);
+    heartbeats.clear();
+    checkedOut.clear();
   });
 }
 
@@ -111,7 +144,7 @@ const SOCKET_ERROR_CODES = new Set([
 
 /**
  * The driver's errors for a command that got no connection in time (the wait queue), or lost its
- * pool or client as they were closed (a client restarted by `restartWhenMonitorSticks`): the
+ * pool or client as they were closed (a client restarted by `restartWhenDriverSticks`): the
  * driver exports no class for the first two, so they are known by name.
  */
 const NO_CONNECTION_ERROR_NAMES = new Set([
