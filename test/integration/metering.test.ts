@@ -15,7 +15,7 @@ import {
   QuotaCountersStore,
 } from '../../src/stores/quota-counters.js';
 import { STORED_FIGURE_FRESH_MS } from '../../src/stores/usage-tally.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, type ToolContext } from '../../src/tools/define-tool.js';
 import { testBackends } from '../support/backends.js';
 import { fakeTools } from '../support/fake-tools.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
@@ -269,24 +269,37 @@ describe('quotas without a limit, counted in each process', () => {
 /** The charge the latest `charge_beside_failure` call started, and a way to charge again on its meter. */
 let besideFailure: { charge: Promise<unknown>; chargeAgain: () => Promise<unknown> } | undefined;
 
+/** A stand-in tool that charges lead explores, `want` of them, as `handler` does it. */
+function leadChargingTool(
+  name: string,
+  description: string,
+  handler: (want: number, meter: ToolContext['meter']) => Promise<Record<string, never>>,
+) {
+  return defineTool({
+    name,
+    title: name,
+    description,
+    inputSchema: z.strictObject({ want: z.int().min(1).max(100) }),
+    outputSchema: z.object({}),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: null,
+    access: 'paid',
+    meters: 'lead_explores',
+    handler: ({ want }, { meter }) => handler(want, meter),
+  });
+}
+
 /** Starts a charge, and a step beside it fails first, as a lookup run with Promise.all can. */
-const chargeBesideFailure = defineTool({
-  name: 'charge_beside_failure',
-  title: 'Charge beside a failure',
-  description: 'Charges `want` lead explores while a step beside the charge fails.',
-  inputSchema: z.strictObject({ want: z.int().min(1).max(100) }),
-  outputSchema: z.object({}),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scope: null,
-  access: 'paid',
-  meters: 'lead_explores',
-  handler: async ({ want }, { meter }) => {
+const chargeBesideFailure = leadChargingTool(
+  'charge_beside_failure',
+  'Charges `want` lead explores while a step beside the charge fails.',
+  async (want, meter) => {
     const charge = meter.charge('lead_explores', want);
     besideFailure = { charge, chargeAgain: () => meter.charge('lead_explores', want) };
     await Promise.all([charge, Promise.reject(new Unavailable('search'))]);
     return {};
   },
-});
+);
 
 describe('metering through tools', () => {
   let server: TestServer;
@@ -383,21 +396,14 @@ describe('metering through tools', () => {
 });
 
 /** Charges its page, then waits for a search that never answers, as over a backend that hangs. */
-const chargeThenHang = defineTool({
-  name: 'charge_then_hang',
-  title: 'Charge, then hang',
-  description: 'Charges `want` lead explores, then never finishes.',
-  inputSchema: z.strictObject({ want: z.int().min(1).max(100) }),
-  outputSchema: z.object({}),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scope: null,
-  access: 'paid',
-  meters: 'lead_explores',
-  handler: async ({ want }, { meter }) => {
+const chargeThenHang = leadChargingTool(
+  'charge_then_hang',
+  'Charges `want` lead explores, then never finishes.',
+  async (want, meter) => {
     await meter.charge('lead_explores', want);
     return new Promise<Record<string, never>>(() => undefined);
   },
-});
+);
 
 describe('a call whose backend never answers', () => {
   let server: TestServer;
