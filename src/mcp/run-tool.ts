@@ -75,11 +75,13 @@ export async function runTool(
   try {
     const output = await settledBy(pipeline(), deadlineAt);
     if (output === PAST_DEADLINE) throw new Unavailable();
+    const result = successResult(output as Record<string, unknown>);
+    // The answer is made: what the call charged is final now.
     meter.settleAll();
     const durationMs = Date.now() - startedAt;
     logger.info('tool call', { outcome: 'ok', duration_ms: durationMs });
     services.metrics.toolCallFinished(tool.name, 'ok', durationMs);
-    return successResult(output as Record<string, unknown>);
+    return result;
   } catch (error) {
     // Steps still running (past the deadline) learn that the call is over and commit nothing more.
     ended.abort();
