@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
@@ -19,6 +27,9 @@ interface FileHeader {
 }
 
 const FILE_PATTERN = /^refunds-\d+-[0-9a-f]+\.jsonl$/;
+
+/** A file left by a dead process is read whole: one far larger than any process writes is not ours. */
+const LEFTOVER_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Quota refunds this process owes and MongoDB has not taken yet, written down on the local disk
@@ -53,6 +64,7 @@ export class PendingRefunds {
     try {
       if (this.owed === 0) {
         mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+        assertPrivateFolder(this.folder);
         lines.unshift(JSON.stringify(this.header));
       }
       appendFileSync(this.file, `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -87,8 +99,15 @@ export class PendingRefunds {
   adoptLeftovers(): { record: RefundRecord; landed: () => void }[] {
     let names: string[];
     try {
+      assertPrivateFolder(this.folder);
       names = readdirSync(this.folder).filter((name) => FILE_PATTERN.test(name));
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.logger.error('not taking over owed quota refunds from this folder', {
+          folder: this.folder,
+          error,
+        });
+      }
       return [];
     }
     const adopted: RefundRecord[] = [];
@@ -126,8 +145,21 @@ function isAnotherLiveProcess(pid: number): boolean {
   }
 }
 
+/**
+ * The folder (by default under the shared temporary folder) must be a directory of this user that
+ * no one else can write: refunds are taken over from whatever files it holds.
+ */
+function assertPrivateFolder(folder: string): void {
+  const stats = lstatSync(folder);
+  const ownedByUs = process.getuid === undefined || stats.uid === process.getuid();
+  if (!stats.isDirectory() || !ownedByUs || (stats.mode & 0o022) !== 0) {
+    throw new Error(`${folder} must be a directory of this user that others cannot write to`);
+  }
+}
+
 function readLines(file: string): string[] {
   try {
+    if (statSync(file).size > LEFTOVER_FILE_MAX_BYTES) return [];
     return readFileSync(file, 'utf8').split('\n').filter(Boolean);
   } catch {
     return [];

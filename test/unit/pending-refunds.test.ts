@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,5 +92,17 @@ describe('PendingRefunds', () => {
     const landed = refunds.keep([refund('a')]);
     expect(landed).toHaveLength(1);
     expect(log.entries.map((entry) => entry.level)).toEqual(['error']);
+  });
+
+  it('neither writes to nor takes refunds over from a folder others can write to', () => {
+    // Another local user could otherwise plant refund records, or read the charges owed.
+    const log = recordingLogger();
+    leftover('refunds-1-aaaa.jsonl', { database: 'db', host: hostname(), pid: GONE_PID }, ['planted']);
+    chmodSync(folder, 0o777);
+    const refunds = new PendingRefunds(folder, 'db', log.logger);
+    expect(refunds.adoptLeftovers()).toEqual([]);
+    expect(refunds.keep([refund('a')])).toHaveLength(1);
+    expect(readdirSync(folder)).toEqual(['refunds-1-aaaa.jsonl']);
+    expect(log.entries.map((entry) => entry.level)).toEqual(['error', 'error']);
   });
 });
