@@ -4,7 +4,7 @@ import { evaluate, formatReport, isRelevant, summarise } from '../../scripts/rel
 import { ISSUE_TABLE, JUDGED_QUERIES } from '../../scripts/relevance/judged-queries.js';
 import { meetsTargets } from '../../scripts/relevance/targets.js';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
-import { MAX_TITLE_WORDS } from '../../src/search/text-filters.js';
+import { MAX_TITLE_WORDS } from '../../src/search/title-reading.js';
 import {
   allCompanies,
   allLeads,
