@@ -112,7 +112,8 @@ export const OUTSIDER_QUERIES: readonly OutsiderQuery[] = [
   title('level', 'Mid Level Data Scientist', { title: words('Data', 'Scientist'), levels: ['Mid'] }),
   title('level', 'Staff/Principal Engineer', { title: /^(Staff|Principal)\b.*\bEngineer\b/i }),
   title('level', 'Principal Engineer', { title: /^Principal\b.*\bEngineer\b/i }),
-  title('level', 'Tech Lead', { title: words('Technical', 'Lead') }),
+  // Corrected after the first run: the words pattern also counted "Lead Technical Product Manager".
+  title('level', 'Tech Lead', { title: /\bTechnical Lead\b/i }),
   title('level', 'VP Engineering', { title: /^VP of Engineering$/i }),
   title('level', 'Head of Eng', { title: /^Head of Engineering$/i }),
   title('level', 'Chief Technical Officer', { title: /^Chief Technology Officer$/i }),
