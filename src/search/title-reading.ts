@@ -309,7 +309,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     ({ segment, reading }) =>
       `No role title has "${segment}", so it was read as ${reading.keys.length > 0 ? 'the location ' : ''}${reading.says}.`,
   );
-  const rest = withRoleNouns(sequenceOf(kept.join(' ')).concepts);
+  const rest = places.length > 0 ? withRoleNouns(sequenceOf(kept.join(' ')).concepts) : part.concepts;
   if (places.length > 0) {
     choices.push({
       name: `${name}_places`,
@@ -392,11 +392,12 @@ function titleAlternatives(typed: string): string[] {
 export function readTitle(typed: string, field: string): TextReading {
   const parts = titleAlternatives(typed)
     .map((text) => ({ text, sequence: sequenceOf(text) }))
-    .filter((part) => part.sequence.concepts.length > 0 || part.sequence.ignored.length > 0);
+    .filter((part) => part.sequence.concepts.length > 0);
   if (parts.length === 0) {
     const words = analyse(typed);
     if (words.length === 0) return { clause: { match_none: {} } };
-    // A title of stop words only ("The") is searched as typed rather than as no filter at all.
+    // A title of stop words or level numbers only ("The", "II") is searched as typed rather than
+    // as no filter at all.
     parts.push({
       text: typed,
       sequence: { concepts: words.map((word) => ({ kind: 'word', word })), ignored: [] },

@@ -160,6 +160,20 @@ describe('the second reading', () => {
 });
 
 describe('the second reading of a title', () => {
+  /** Runs `search` against Elasticsearch answering `answers` in turn; the bodies it sent. */
+  async function answered(search: ReturnType<typeof leadSearch>, answers: readonly Answer[]) {
+    const sent: Array<{ query?: unknown }> = [];
+    const result = await searchWithFallback(
+      search,
+      async (body) => {
+        sent.push(body);
+        return answers[sent.length - 1] as Answer;
+      },
+      (response) => response.total > 0,
+    );
+    return { sent, result };
+  }
+
   it('keeps only the preferred readings that found something, in a third request when others did too', async () => {
     // "Java Developer, Berlin": Berlin read as the place is preferred to "java" read as a skill.
     const search = leadSearch({ title: 'Java Developer, Berlin' });
@@ -171,23 +185,14 @@ describe('the second reading of a title', () => {
       ['title_0_skill_1', 2],
       ['title_0_places_skill_0', 2],
     ]);
-    const sent: Array<{ query?: unknown }> = [];
-    const answers: Answer[] = [
+    const { sent, result } = await answered(search, [
       { total: 0 },
       {
         total: 90,
         aggregations: counted({ title_0_places: 20, title_0_close_spellings: 70, title_0_skill_0: 60 }),
       },
       { total: 20 },
-    ];
-    const result = await searchWithFallback(
-      search,
-      async (body) => {
-        sent.push(body);
-        return answers[sent.length - 1] as Answer;
-      },
-      (response) => response.total > 0,
-    );
+    ]);
     expect(sent).toHaveLength(3);
     expect(result.response.total).toBe(20);
     expect(JSON.stringify(sent[2]?.query)).not.toContain('skills_key');
@@ -198,20 +203,10 @@ describe('the second reading of a title', () => {
   });
 
   it('needs no third request when only one kind of reading found something', async () => {
-    const search = leadSearch({ title: 'javascript developer' });
-    const sent: unknown[] = [];
-    const answers: Answer[] = [
+    const { sent, result } = await answered(leadSearch({ title: 'javascript developer' }), [
       { total: 0 },
       { total: 919, aggregations: counted({ title_0_close_spellings: 0, title_0_skill_0: 919 }) },
-    ];
-    const result = await searchWithFallback(
-      search,
-      async (body) => {
-        sent.push(body);
-        return answers[sent.length - 1] as Answer;
-      },
-      (response) => response.total > 0,
-    );
+    ]);
     expect(sent).toHaveLength(2);
     expect(result.notes).toEqual([
       'No role title has all of "javascript developer", so "javascript" was read as a skill the role lists.',

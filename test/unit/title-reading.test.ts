@@ -138,6 +138,10 @@ describe('levels in a title', () => {
       /Left out "II" of the title: .* experience_level chooses roles by level\.$/,
     );
     expect(json(readTitle('SWE 3', 'title').clause)).not.toContain('"3"');
+    // A title of level numbers only is searched as typed, not as every role.
+    expect(readTitle('III', 'title').clause).toEqual({
+      bool: { filter: [{ term: { title_terms: 'iii' } }] },
+    });
     const mid = readTitle('mid-level python developer', 'title');
     expect(json(mid.clause)).toContain('{"term":{"experience_level":"Mid"}}');
     expect(mid.note).toMatch(/"mid level" as experience_level Mid/);
