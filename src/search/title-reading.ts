@@ -44,6 +44,8 @@ export const MAX_TITLE_WORDS = 12;
 const MAX_SKILL_CHOICES = 6;
 /** Parts of a job-board title read as a place or work arrangement: "Software Engineer - Remote (UK)". */
 const MAX_TITLE_PLACES = 2;
+/** Words of a place at the end of a title without a separator: "San Francisco Bay Area" is not one. */
+const LONGEST_PLACE_NAME = 3;
 const LONGEST_SKILL_NAME = 3;
 const LONGEST_LEVEL_FORM = Math.max(
   ...[...EXPERIENCE_LEVEL_WORDS.keys()].map((form) => form.split(' ').length),
@@ -286,6 +288,27 @@ interface TitlePart {
 }
 
 /**
+ * Takes off the end of the title's last part, into `places`, the words (up to 3, the longest
+ * first) that name a place or work arrangement without a separator before them: "python
+ * developer remote", "Data Engineer New York". At least one word stays the title.
+ */
+function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading: LocationReading }>) {
+  while (places.length < MAX_TITLE_PLACES && kept.length > 0) {
+    const words = (kept.at(-1) as string).split(/\s+/);
+    let taken = false;
+    for (let length = Math.min(LONGEST_PLACE_NAME, words.length - 1); length >= 1 && !taken; length--) {
+      const segment = words.slice(-length).join(' ');
+      const reading = readLocation(segment, false);
+      if (!reading) continue;
+      places.push({ segment, reading });
+      kept[kept.length - 1] = words.slice(0, -length).join(' ');
+      taken = true;
+    }
+    if (!taken) return;
+  }
+}
+
+/**
  * The choices of the second reading of one title (or of one of several titles separated by " / "),
  * in order of preference (`tier`): the parts after the first that name a place or work arrangement
  * read as those filters and the rest as typed; the plain words with close spellings; one run of
@@ -303,6 +326,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     if (reading) places.push({ segment, reading });
     return !reading;
   });
+  placesAtTheEnd(kept, places);
   const choices: Choice[] = [];
   const located = places.flatMap((place) => locationClauses(place.reading));
   const placeNotes = places.map(

@@ -230,6 +230,15 @@ describe('the second reading of a title', () => {
     expect(places?.note).toBe(
       'No role title has "Remote", so it was read as work_type Remote. No role title has "UK", so it was read as the location United Kingdom.',
     );
+    // Words at the end that name a place or arrangement need no separator; one word stays the title.
+    const atTheEnd = readTitle('devops engineer london hybrid', 'title').second?.choices?.[0];
+    expect(atTheEnd?.note).toBe(
+      'No role title has "london hybrid", so it was read as the location London, United Kingdom, with work_type Hybrid.',
+    );
+    expect(json(readTitle('Data Engineer New York', 'title').second?.choices?.[0]?.clause)).toContain(
+      '"location.keys":"city:5128581"',
+    );
+    expect(choicesOf('Berlin').map(([name]) => name)).not.toContain('title_0_places');
     // The first part is always the title, and a bracket that names no place stays in it.
     expect(choicesOf('London').map(([name]) => name)).not.toContain('title_0_places');
     expect(choicesOf('Engineer (Spark)').map(([name]) => name)).not.toContain('title_0_places');
