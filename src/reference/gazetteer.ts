@@ -6,6 +6,7 @@ import { countries as countryList } from 'countries-list';
 import alpha3Codes from 'countries-list/minimal/countries.2to3.min.json' with { type: 'json' };
 import type { LocationDoc } from '../domain/documents.js';
 import { foldKey } from '../domain/fold.js';
+import { trimEdges } from '../domain/words.js';
 import placeNames from './place-names.json' with { type: 'json' };
 
 /**
@@ -98,7 +99,9 @@ function countryIndex(code: string): number {
 
 for (const [code, country] of Object.entries(countryList)) {
   const index = countryIndex(code);
-  const extra = (placeNames.countries as Record<string, { aliases: string[] } | undefined>)[code];
+  const extra = (
+    placeNames.countries as Record<string, { aliases: string[]; adjectives?: string[] } | undefined>
+  )[code];
   const alpha3 = (alpha3Codes as Record<string, string | undefined>)[code];
   for (const name of [
     code,
@@ -107,6 +110,7 @@ for (const [code, country] of Object.entries(countryList)) {
     country.native,
     ...(country.alias ?? []),
     ...(extra?.aliases ?? []),
+    ...(extra?.adjectives ?? []),
   ]) {
     if (name) countryByName.set(nameKey(name), index);
   }
@@ -397,14 +401,9 @@ const WORK_ARRANGEMENT =
 /** What separates alternatives in location text: "Munich / Berlin", "London or Remote". */
 const ALTERNATIVES = /\/|\||;|&|\s[-–]\s|\bor\b|\band\b/i;
 
-/** Spaces, dashes and colons around a part; trimmed by a scan, as a pattern anchored at the end is quadratic. */
+/** Spaces, dashes and colons around a part. */
 function withoutEdgePunctuation(part: string): string {
-  const edge = (character: string | undefined) => character !== undefined && /[\s\-–:]/.test(character);
-  let start = 0;
-  let end = part.length;
-  while (start < end && edge(part[start])) start++;
-  while (end > start && edge(part[end - 1])) end--;
-  return part.slice(start, end);
+  return trimEdges(part, (character) => /[\s\-–:]/.test(character));
 }
 
 /** The text without brackets and words about the work arrangement, its parts joined by commas. */
@@ -439,6 +438,111 @@ export function placeInText(text: string): ResolvedPlace | undefined {
     }
   }
   return undefined;
+}
+
+/** Cities at least this populous are candidates for a misspelt place name (about 4,800 of them). */
+const CLOSE_SPELLING_FROM = 100_000;
+
+/** A name a misspelling may be close to, and the people of the place it names. */
+interface Candidate {
+  key: string;
+  population: number;
+}
+
+/** The names a misspelling may be close to, built on the first misspelt place (the seed never needs it). */
+let closeSpellingCandidates: Candidate[] | undefined;
+
+function candidatesForCloseSpellings(): Candidate[] {
+  if (closeSpellingCandidates) return closeSpellingCandidates;
+  const candidates: Candidate[] = [];
+  for (const [key, index] of countryByName) {
+    candidates.push({ key, population: (countries[index] as Country).population });
+  }
+  for (const [key, indices] of regionsByName) {
+    for (const index of indices) candidates.push({ key, population: (regions[index] as Region).population });
+  }
+  for (let slot = 0; slot < table.size; slot++) {
+    const population = table.population[slot] as number;
+    if (population >= CLOSE_SPELLING_FROM)
+      candidates.push({ key: nameKey(table.names[slot] as string), population });
+  }
+  closeSpellingCandidates = candidates;
+  return candidates;
+}
+
+/**
+ * Edits between `a` and `b` (insertions, deletions, substitutions, and swaps of neighbours, each
+ * one), or `limit + 1` as soon as it is sure to exceed `limit`.
+ */
+function editsWithin(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (before[j - 2] as number) + 1);
+      }
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The place a misspelt name most likely means (docs/search-semantics.md, "Places"): the country,
+ * region, or city of at least CLOSE_SPELLING_FROM people whose name is fewest edits away, with the
+ * same first letter, one edit for names of up to 10 letters and two beyond, the most populous
+ * among equals. Stricter than the titles' `fuzziness: AUTO`: a name that is no place ("Narnia",
+ * "Neverland") must stay unrecognised rather than become a far-away town. Names under 4 letters
+ * are not corrected.
+ */
+export function closestPlace(text: string): ResolvedPlace | undefined {
+  const key = nameKey(text);
+  if (key.length < 4) return undefined;
+  const limit = key.length <= 10 ? 1 : 2;
+  let best: Candidate | undefined;
+  let bestEdits = limit + 1;
+  for (const candidate of candidatesForCloseSpellings()) {
+    if (candidate.key[0] !== key[0]) continue;
+    const edits = editsWithin(key, candidate.key, limit);
+    if (edits < bestEdits || (edits === bestEdits && best && candidate.population > best.population)) {
+      best = candidate;
+      bestEdits = edits;
+    }
+  }
+  // The corrected name is then read as if typed: a city in its namesake region is that city.
+  return best && bestEdits <= limit ? resolvePlace(best.key) : undefined;
+}
+
+/** A first-level region by its GeoNames code (`US.NY`), or undefined. */
+export function regionByCode(code: string): ResolvedPlace | undefined {
+  const index = regionIndexByCode.get(code);
+  return index === undefined ? undefined : regionPlace(index);
+}
+
+/** How a note names a place: "Munich, Germany", "Bavaria, Germany", "Germany". */
+export function placeName(place: ResolvedPlace): string {
+  switch (place.kind) {
+    case 'city':
+      return cityShortDisplay(place.city);
+    case 'region':
+      return `${place.region}, ${countryNameOf(place.countryCode)}`;
+    case 'country':
+      return place.countryName;
+  }
 }
 
 /** A city by name, and country when given: the seed's and the tests' way to name one. */

@@ -80,9 +80,9 @@ describe('buildCompanyRanking', () => {
   });
 
   it('reports an unknown place', () => {
-    const ranking = buildCompanyRanking(companyArgs({ location: 'Gondor' }), now, { offset: 0, size: 10 });
+    const ranking = buildCompanyRanking(companyArgs({ location: 'Mordor' }), now, { offset: 0, size: 10 });
     expect(ranking.unknownPlace).toBe(true);
-    expect(ranking.notes[0]).toMatch(/Gondor/);
+    expect(ranking.notes[0]).toMatch(/Mordor/);
   });
 });
 
