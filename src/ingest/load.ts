@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../domain/documents.js';
 import {
   COMPANY_FACT_FIELDS,
@@ -127,18 +127,23 @@ interface Existing {
   key?: string | undefined;
 }
 
-/** A document ready to write, its JSON built once: `seq` and `fingerprint` first, then the derived fields. */
-function serialise(draft: object, seq: number): { json: string; fingerprint: string } {
-  const body = JSON.stringify(draft);
-  const fingerprint = createHash('sha256').update(body).digest('base64url');
-  return { json: `{"seq":${seq},"fingerprint":"${fingerprint}",${body.slice(1)}`, fingerprint };
+/**
+ * A document ready to write: its derived fields serialised and encoded once, their SHA-256 its
+ * fingerprint, and its `_source` those bytes behind `seq` and `fingerprint`.
+ */
+interface Serialised {
+  fingerprint: string;
+  source: Array<string | Uint8Array>;
+}
+
+function serialise(draft: object, seq: number): Serialised {
+  const body = Buffer.from(JSON.stringify(draft));
+  const fingerprint = hash('sha256', body, 'base64url');
+  return { fingerprint, source: [`{"seq":${seq},"fingerprint":"${fingerprint}",`, body.subarray(1)] };
 }
 
 /** A stored document with changed fields, serialised again (its fingerprint follows the change). */
-function reserialise(
-  doc: { seq: number; fingerprint: string },
-  change: object,
-): { json: string; fingerprint: string } {
+function reserialise(doc: { seq: number; fingerprint: string }, change: object): Serialised {
   const { seq, fingerprint: _old, ...rest } = doc;
   return serialise({ ...rest, ...change }, seq);
 }
@@ -639,11 +644,11 @@ class IngestRun {
   private remember(
     id: string,
     doc: { seq: number; is_open?: boolean | undefined; source?: string; source_id?: string; key?: string },
-    serialised: { json: string; fingerprint: string },
+    serialised: Serialised,
   ): BulkItem {
     // A fresh load looks nothing up, so it needs no record of what is in flight.
     if (this.options.mode !== 'fresh') this.pending.set(id, { ...doc, fingerprint: serialised.fingerprint });
-    return indexItem(id, serialised.json);
+    return indexItem(id, ...serialised.source);
   }
 
   /** Sends a batch to be written; waits while `concurrency` batches are in flight. */
@@ -696,7 +701,7 @@ class IngestRun {
       for (const [id, doc] of docs) {
         if (kind === 'leads' && doc.source === this.options.source && doc.is_open) {
           report.closed++;
-          writes.push(indexItem(id, reserialise(doc, { is_open: false }).json));
+          writes.push(indexItem(id, ...reserialise(doc, { is_open: false }).source));
         } else {
           report.copied++;
           writes.push(indexItem(id, JSON.stringify(doc)));
@@ -720,7 +725,7 @@ class IngestRun {
       report.closed += page.length;
       await this.write(
         'leads',
-        page.map((hit) => indexItem(hit.id, reserialise(hit.source, { is_open: false }).json)),
+        page.map((hit) => indexItem(hit.id, ...reserialise(hit.source, { is_open: false }).source)),
         report,
       );
     }
