@@ -1,5 +1,4 @@
-import { hash } from 'node:crypto';
-import type { CompanyDoc, LeadDoc, SignalDoc } from '../domain/documents.js';
+import type { LeadDoc } from '../domain/documents.js';
 import {
   COMPANY_FACT_FIELDS,
   type CompanyFacts,
@@ -36,6 +35,7 @@ import {
 } from '../stores/feed-indices.js';
 import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
+import { type Encoded, encode, reserialise, type Serialised, serialise, withSeq } from './serialise.js';
 
 /**
  * Loads feed records into the indices: validates each, derives its document
@@ -127,27 +127,6 @@ interface Existing {
   key?: string | undefined;
 }
 
-/**
- * A document ready to write: its derived fields serialised and encoded once, their SHA-256 its
- * fingerprint, and its `_source` those bytes behind `seq` and `fingerprint`.
- */
-interface Serialised {
-  fingerprint: string;
-  source: Array<string | Uint8Array>;
-}
-
-function serialise(draft: object, seq: number): Serialised {
-  const body = Buffer.from(JSON.stringify(draft));
-  const fingerprint = hash('sha256', body, 'base64url');
-  return { fingerprint, source: [`{"seq":${seq},"fingerprint":"${fingerprint}",`, body.subarray(1)] };
-}
-
-/** A stored document with changed fields, serialised again (its fingerprint follows the change). */
-function reserialise(doc: { seq: number; fingerprint: string }, change: object): Serialised {
-  const { seq, fingerprint: _old, ...rest } = doc;
-  return serialise({ ...rest, ...change }, seq);
-}
-
 const EXISTING_FIELDS: Record<FeedKind, string[]> = {
   leads: ['seq', 'fingerprint', 'is_open', 'source', 'source_id'],
   companies: ['seq', 'fingerprint', 'key'],
@@ -171,19 +150,27 @@ function emptyReport(kind: FeedKind): KindReport {
   };
 }
 
+/**
+ * A record derived and serialised: its document is encoded as soon as it is derived, so that
+ * what a batch holds while it waits on Elasticsearch is bytes, not objects (docs/performance.md).
+ */
+type CheckedLine = { line: number; result: Checked<unknown> };
+
 interface Prepared {
   line: number;
   id: string;
   /** A full record's document, or undefined for a closure record. */
-  draft?: LeadDocDraft | CompanyDocDraft | SignalDocDraft;
+  doc?: {
+    encoded: Encoded;
+    /** A lead's `is_open`. */
+    isOpen?: boolean;
+    /** A company's facts, for the leads and signals that follow. */
+    facts?: CompanyFacts;
+  };
   source: string;
   sourceId: string;
   warnings: RecordProblem[];
 }
-
-type LeadDocDraft = Omit<LeadDoc, 'seq' | 'fingerprint'>;
-type CompanyDocDraft = Omit<CompanyDoc, 'seq' | 'fingerprint'>;
-type SignalDocDraft = Omit<SignalDoc, 'seq' | 'fingerprint'>;
 
 class IngestRun {
   private readonly report = new Map<FeedKind, KindReport>();
@@ -356,7 +343,8 @@ class IngestRun {
 
   private async loadKind(kind: FeedKind, input: FeedInput, report: KindReport): Promise<void> {
     const progress = this.options.progress?.(kind);
-    let batch: Array<{ line: number; value: unknown }> = [];
+    // Each line is checked as it is read: its parsed value is garbage at once, not a batch later.
+    let batch: CheckedLine[] = [];
     const flush = async () => {
       progress?.advance(batch.length);
       const full = batch;
@@ -375,7 +363,7 @@ class IngestRun {
         this.problem(kind, entry.line, { field: '(line)', reason: entry.error }, 'error');
         return undefined;
       }
-      batch.push(entry);
+      batch.push({ line: entry.line, result: this.check(kind, entry.value) });
       return batch.length >= this.batchSize ? flush() : undefined;
     };
     try {
@@ -436,22 +424,14 @@ class IngestRun {
     this.companyCache.set(key, facts);
   }
 
-  /** Validates and derives a batch, compares it with the index, and sends what changed to be written. */
-  private async loadBatch(
-    kind: FeedKind,
-    entries: Array<{ line: number; value: unknown }>,
-    report: KindReport,
-  ) {
+  private check(kind: FeedKind, value: unknown): Checked<unknown> {
     const { today } = this.options;
-    const checked: Array<{ line: number; result: Checked<unknown> }> = entries.map((entry) => ({
-      line: entry.line,
-      result:
-        kind === 'leads'
-          ? checkLeadRecord(entry.value, today)
-          : kind === 'companies'
-            ? checkCompanyRecord(entry.value)
-            : checkSignalRecord(entry.value, today),
-    }));
+    if (kind === 'leads') return checkLeadRecord(value, today);
+    return kind === 'companies' ? checkCompanyRecord(value) : checkSignalRecord(value, today);
+  }
+
+  /** Derives a batch of checked records, compares it with the index, and sends what changed to be written. */
+  private async loadBatch(kind: FeedKind, checked: readonly CheckedLine[], report: KindReport) {
     const companyKeys: string[] = [];
     for (const { result } of checked) {
       if (!result.ok) continue;
@@ -483,7 +463,7 @@ class IngestRun {
     if (prepared.size === 0) return;
     const items = [...prepared.values()];
     const existing = await this.existing(kind, items);
-    const closures = items.filter((item) => item.draft === undefined).map((item) => item.id);
+    const closures = items.filter((item) => item.doc === undefined).map((item) => item.id);
     const closing =
       closures.length > 0 && this.lookups[kind] ? await this.fullDocuments(kind, closures) : new Map();
 
@@ -508,7 +488,8 @@ class IngestRun {
       const source = this.sourceOf(kind, line, company.source);
       if (source === undefined) return undefined;
       const { doc, warnings } = deriveCompany(company, source);
-      return { line, id: doc.id, draft: doc, source, sourceId: company.key, warnings };
+      const prepared = { encoded: encode(doc), facts: companyFacts(doc) };
+      return { line, id: doc.id, doc: prepared, source, sourceId: company.key, warnings };
     }
     const feed = record as { source?: string; source_id: string; company?: { key?: string } };
     const source = this.sourceOf(kind, line, feed.source);
@@ -529,14 +510,22 @@ class IngestRun {
     }
     if (kind === 'signals') {
       const doc = deriveSignal(record as Parameters<typeof deriveSignal>[0], source, company as CompanyFacts);
-      return { line, id: doc.id, draft: doc, source, sourceId: feed.source_id, warnings: [] };
+      return {
+        line,
+        id: doc.id,
+        doc: { encoded: encode(doc) },
+        source,
+        sourceId: feed.source_id,
+        warnings: [],
+      };
     }
     const lead = record as Parameters<typeof deriveLead>[0] | { source_id: string; status: 'closed' };
     if (isClosure(lead as Parameters<typeof isClosure>[0])) {
       return { line, id: leadIdFor(source, feed.source_id), source, sourceId: feed.source_id, warnings: [] };
     }
     const { doc, warnings } = deriveLead(lead as Parameters<typeof deriveLead>[0], source, company, today);
-    return { line, id: doc.id, draft: doc, source, sourceId: feed.source_id, warnings };
+    const prepared = { encoded: encode(doc), isOpen: doc.is_open };
+    return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings };
   }
 
   /** What the index (or this run's writes in flight) holds for each item. */
@@ -577,7 +566,7 @@ class IngestRun {
   ): BulkItem | undefined {
     for (const warning of item.warnings) this.problem(kind, item.line, warning, 'warning');
     const copyAnyway = this.options.mode === 'snapshot';
-    if (item.draft === undefined) {
+    if (item.doc === undefined) {
       if (!stored) {
         this.problem(
           kind,
@@ -615,12 +604,12 @@ class IngestRun {
       return undefined;
     }
     const seq = existing?.seq ?? this.takeSeq(kind);
-    const serialised = serialise(item.draft, seq);
-    const isOpen = (item.draft as { is_open?: boolean }).is_open;
+    const serialised = withSeq(item.doc.encoded, seq);
+    const isOpen = item.doc.isOpen;
     if (!existing) report.inserted++;
     else if (existing.fingerprint === serialised.fingerprint) {
       report.unchanged++;
-      if (kind === 'companies') this.rememberCompany(item.sourceId, companyFacts(item.draft as CompanyFacts));
+      if (item.doc.facts) this.rememberCompany(item.sourceId, item.doc.facts);
       return copyAnyway
         ? this.remember(
             item.id,
@@ -633,7 +622,7 @@ class IngestRun {
       if (existing.is_open === true && isOpen === false) report.closed++;
       if (existing.is_open === false && isOpen === true) report.reopened++;
     }
-    if (kind === 'companies') this.rememberCompany(item.sourceId, companyFacts(item.draft as CompanyFacts));
+    if (item.doc.facts) this.rememberCompany(item.sourceId, item.doc.facts);
     return this.remember(
       item.id,
       { seq, is_open: isOpen, source: item.source, source_id: item.sourceId, key: item.sourceId },
