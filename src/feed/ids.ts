@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Stable ids: a lead's and a signal's id is a function of its source and its id there, a
@@ -29,10 +29,8 @@ function base62(value: number, count: number): string {
 
 function opaqueId(prefix: 'ld' | 'co' | 'sg', ...parts: string[]): string {
   // NUL cannot occur in a source or an id, so ("a:b", "c") and ("a", "b:c") stay apart.
-  const digest = createHash('sha256')
-    .update(`${prefix}\u0000${parts.join('\u0000')}`)
-    .digest();
-  const value = digest.readBigUInt64BE(0) % ID_SPACE;
+  const digest = hash('sha256', `${prefix}\u0000${parts.join('\u0000')}`, 'hex');
+  const value = BigInt(`0x${digest.slice(0, 16)}`) % ID_SPACE;
   const high = base62(Number(value / HALF_SPACE), HALF_LENGTH);
   return `${prefix}_${high}${base62(Number(value % HALF_SPACE), HALF_LENGTH)}`;
 }
