@@ -118,6 +118,35 @@ const LOAD_ORDER: readonly FeedKind[] = ['companies', 'leads', 'signals'];
 
 class RunAborted extends Error {}
 
+/**
+ * Company facts by key (null: no such company), the `capacity` added last. The keys wait in a
+ * ring, so dropping the oldest is one step (a Map's oldest key, taken with `keys().next()`
+ * after many deletions, is a scan over their holes: at capacity, a quadratic cost).
+ */
+class CompanyCache {
+  private readonly facts = new Map<string, CompanyFacts | null>();
+  private readonly keys: string[] = [];
+  private oldest = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): CompanyFacts | null | undefined {
+    return this.facts.get(key);
+  }
+
+  set(key: string, facts: CompanyFacts | null): void {
+    if (!this.facts.has(key)) {
+      if (this.keys.length < this.capacity) this.keys.push(key);
+      else {
+        this.facts.delete(this.keys[this.oldest] as string);
+        this.keys[this.oldest] = key;
+        this.oldest = (this.oldest + 1) % this.capacity;
+      }
+    }
+    this.facts.set(key, facts);
+  }
+}
+
 interface Existing {
   seq: number;
   fingerprint: string;
@@ -176,7 +205,7 @@ class IngestRun {
   private readonly report = new Map<FeedKind, KindReport>();
   private readonly targets: Partial<Record<FeedKind, string>> = {};
   private readonly lookups: Partial<Record<FeedKind, string | null>> = {};
-  private readonly companyCache = new Map<string, CompanyFacts | null>();
+  private readonly companyCache = new CompanyCache(COMPANY_CACHE_SIZE);
   private readonly inFlight = new Set<Promise<void>>();
   /** Documents written or being written by this run and not yet visible to a lookup, by id. */
   private readonly pending = new Map<string, Existing>();
@@ -319,24 +348,15 @@ class IngestRun {
     }
   }
 
-  private sourceOf(kind: FeedKind, line: number, recordSource: string | undefined): string | undefined {
+  /** The record's source, or why it is refused. */
+  private sourceOf(kind: FeedKind, recordSource: string | undefined): string | RecordProblem {
     const { source, mode } = this.options;
     const effective = recordSource ?? source;
     if (effective === undefined) {
-      this.problem(
-        kind,
-        line,
-        { field: 'source', reason: 'is required: give it in the record or with --source' },
-        'error',
-      );
-    } else if (kind === 'leads' && mode === 'snapshot' && source !== undefined && effective !== source) {
-      this.problem(
-        kind,
-        line,
-        { field: 'source', reason: `is "${effective}", but this is a snapshot of "${source}"` },
-        'error',
-      );
-      return undefined;
+      return { field: 'source', reason: 'is required: give it in the record or with --source' };
+    }
+    if (kind === 'leads' && mode === 'snapshot' && source !== undefined && effective !== source) {
+      return { field: 'source', reason: `is "${effective}", but this is a snapshot of "${source}"` };
     }
     return effective;
   }
@@ -387,41 +407,20 @@ class IngestRun {
     this.pending.clear();
   }
 
-  /** The company facts of each key (from this run's writes, the cache, or the companies index); null when unknown. */
-  private async companiesFor(keys: Iterable<string>): Promise<Map<string, CompanyFacts | null>> {
-    const wanted = [...new Set(keys)];
-    const result = new Map<string, CompanyFacts | null>();
-    const missing: string[] = [];
-    for (const key of wanted) {
-      const cached = this.companyCache.get(key);
-      if (cached === undefined) missing.push(key);
-      else result.set(key, cached);
-    }
+  /** The company facts of keys the cache does not hold, from the companies index (this run's writes included); null when unknown. */
+  private async lookUpCompanies(keys: ReadonlySet<string>): Promise<Map<string, CompanyFacts | null>> {
     const index = this.targets.companies ?? this.lookups.companies;
-    if (missing.length > 0) {
-      const found = index
-        ? await lookUpDocuments<CompanyFacts>(
-            this.client,
-            index,
-            missing.map(companyIdFor),
-            COMPANY_FACT_FIELDS,
-          )
-        : new Map<string, CompanyFacts>();
-      for (const key of missing) {
-        const facts = found.get(companyIdFor(key)) ?? null;
-        this.rememberCompany(key, facts);
-        result.set(key, facts);
-      }
+    const ids = [...keys].map(companyIdFor);
+    const found = index
+      ? await lookUpDocuments<CompanyFacts>(this.client, index, ids, COMPANY_FACT_FIELDS)
+      : new Map<string, CompanyFacts>();
+    const result = new Map<string, CompanyFacts | null>();
+    for (const key of keys) {
+      const facts = found.get(companyIdFor(key)) ?? null;
+      this.companyCache.set(key, facts);
+      result.set(key, facts);
     }
     return result;
-  }
-
-  private rememberCompany(key: string, facts: CompanyFacts | null): void {
-    if (this.companyCache.size >= COMPANY_CACHE_SIZE) {
-      const oldest = this.companyCache.keys().next().value;
-      if (oldest !== undefined) this.companyCache.delete(oldest);
-    }
-    this.companyCache.set(key, facts);
   }
 
   private check(kind: FeedKind, value: unknown): Checked<unknown> {
@@ -432,23 +431,15 @@ class IngestRun {
 
   /** Derives a batch of checked records, compares it with the index, and sends what changed to be written. */
   private async loadBatch(kind: FeedKind, checked: readonly CheckedLine[], report: KindReport) {
-    const companyKeys: string[] = [];
-    for (const { result } of checked) {
-      if (!result.ok) continue;
-      const company = (result.record as { company?: { key?: string } }).company;
-      if (kind !== 'companies' && company?.key !== undefined) companyKeys.push(company.key);
-    }
-    const companies = companyKeys.length > 0 ? await this.companiesFor(companyKeys) : new Map();
-
+    const outcomes = await this.deriveAll(kind, checked);
     const prepared = new Map<string, Prepared>();
-    for (const { line, result } of checked) {
-      if (!result.ok) {
-        this.problem(kind, line, result.problem, 'error');
-        continue;
+    checked.forEach(({ line, result }, index) => {
+      const outcome = result.ok ? (outcomes[index] as Prepared | RecordProblem) : result.problem;
+      if (!('id' in outcome)) {
+        this.problem(kind, line, outcome, 'error');
+        return;
       }
-      const item = this.derive(kind, line, result.record, companies);
-      if (!item) continue;
-      const earlier = prepared.get(item.id);
+      const earlier = prepared.get(outcome.id);
       if (earlier) {
         this.problem(
           kind,
@@ -458,8 +449,8 @@ class IngestRun {
         );
         report.unchanged++;
       }
-      prepared.set(item.id, item);
-    }
+      prepared.set(outcome.id, outcome);
+    });
     if (prepared.size === 0) return;
     const items = [...prepared.values()];
     const existing = await this.existing(kind, items);
@@ -476,48 +467,71 @@ class IngestRun {
     else if (writes.length > 0) await this.write(kind, writes, report);
   }
 
+  /**
+   * Each checked record's document, or why it is refused, by position. Records whose company the
+   * cache holds are derived while the others' companies are looked up in the index.
+   */
+  private async deriveAll(
+    kind: FeedKind,
+    checked: readonly CheckedLine[],
+  ): Promise<Array<Prepared | RecordProblem | undefined>> {
+    const keyOf = (result: Checked<unknown>) =>
+      result.ok && kind !== 'companies'
+        ? (result.record as { company?: { key?: string } }).company?.key
+        : undefined;
+    const known = new Map<string, CompanyFacts | null>();
+    const missing = new Set<string>();
+    for (const { result } of checked) {
+      const key = keyOf(result);
+      if (key === undefined || known.has(key)) continue;
+      const cached = this.companyCache.get(key);
+      if (cached === undefined) missing.add(key);
+      else known.set(key, cached);
+    }
+    const lookup = missing.size > 0 ? this.lookUpCompanies(missing) : undefined;
+    // The lookup's request goes out before the known ones are derived, so the two overlap.
+    if (lookup) await new Promise(setImmediate);
+    const outcomes = new Array<Prepared | RecordProblem | undefined>(checked.length);
+    const deriveWith = (companies: ReadonlyMap<string, CompanyFacts | null>) => {
+      checked.forEach(({ line, result }, index) => {
+        if (!result.ok || outcomes[index] !== undefined) return;
+        const key = keyOf(result);
+        const company = key === undefined ? null : companies.get(key);
+        if (company !== undefined) outcomes[index] = this.derive(kind, line, result.record, company, key);
+      });
+    };
+    deriveWith(known);
+    if (lookup) deriveWith(await lookup);
+    return outcomes;
+  }
+
+  /** A record's document, derived and encoded, or why it is refused; `company`: the facts its `company.key` names (null: none or unknown). */
   private derive(
     kind: FeedKind,
     line: number,
     record: unknown,
-    companies: Map<string, CompanyFacts | null>,
-  ): Prepared | undefined {
+    company: CompanyFacts | null,
+    companyKey: string | undefined,
+  ): Prepared | RecordProblem {
     const { today } = this.options;
+    const feed = record as { source?: string; source_id: string };
+    const source = this.sourceOf(kind, feed.source);
+    if (typeof source !== 'string') return source;
     if (kind === 'companies') {
-      const company = record as Parameters<typeof deriveCompany>[0];
-      const source = this.sourceOf(kind, line, company.source);
-      if (source === undefined) return undefined;
-      const { doc, warnings } = deriveCompany(company, source);
+      const { doc, warnings } = deriveCompany(record as Parameters<typeof deriveCompany>[0], source);
       const prepared = { encoded: encode(doc), facts: companyFacts(doc) };
-      return { line, id: doc.id, doc: prepared, source, sourceId: company.key, warnings };
+      return { line, id: doc.id, doc: prepared, source, sourceId: doc.key, warnings };
     }
-    const feed = record as { source?: string; source_id: string; company?: { key?: string } };
-    const source = this.sourceOf(kind, line, feed.source);
-    if (source === undefined) return undefined;
-    const key = feed.company?.key;
-    const company = key === undefined ? null : (companies.get(key) ?? null);
-    if (key !== undefined && company === null) {
-      this.problem(
-        kind,
-        line,
-        {
-          field: 'company.key',
-          reason: `no company with key ${JSON.stringify(key)}: load its company record first`,
-        },
-        'error',
-      );
-      return undefined;
+    if (companyKey !== undefined && company === null) {
+      return {
+        field: 'company.key',
+        reason: `no company with key ${JSON.stringify(companyKey)}: load its company record first`,
+      };
     }
     if (kind === 'signals') {
       const doc = deriveSignal(record as Parameters<typeof deriveSignal>[0], source, company as CompanyFacts);
-      return {
-        line,
-        id: doc.id,
-        doc: { encoded: encode(doc) },
-        source,
-        sourceId: feed.source_id,
-        warnings: [],
-      };
+      const prepared = { encoded: encode(doc) };
+      return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings: [] };
     }
     const lead = record as Parameters<typeof deriveLead>[0] | { source_id: string; status: 'closed' };
     if (isClosure(lead as Parameters<typeof isClosure>[0])) {
@@ -609,7 +623,7 @@ class IngestRun {
     if (!existing) report.inserted++;
     else if (existing.fingerprint === serialised.fingerprint) {
       report.unchanged++;
-      if (item.doc.facts) this.rememberCompany(item.sourceId, item.doc.facts);
+      if (item.doc.facts) this.companyCache.set(item.sourceId, item.doc.facts);
       return copyAnyway
         ? this.remember(
             item.id,
@@ -622,7 +636,7 @@ class IngestRun {
       if (existing.is_open === true && isOpen === false) report.closed++;
       if (existing.is_open === false && isOpen === true) report.reopened++;
     }
-    if (item.doc.facts) this.rememberCompany(item.sourceId, item.doc.facts);
+    if (item.doc.facts) this.companyCache.set(item.sourceId, item.doc.facts);
     return this.remember(
       item.id,
       { seq, is_open: isOpen, source: item.source, source_id: item.sourceId, key: item.sourceId },
