@@ -468,7 +468,7 @@ function candidatesForCloseSpellings(): Candidate[] {
   for (let slot = 0; slot < table.size; slot++) {
     const population = table.population[slot] as number;
     if (population >= CLOSE_SPELLING_FROM)
-      candidates.push({ key: nameKey(table.names[slot] as string), population });
+      candidates.push({ key: nameKey(table.names.text(slot)), population });
   }
   closeSpellingCandidates = candidates;
   return candidates;
