@@ -7,6 +7,7 @@ import alpha3Codes from 'countries-list/minimal/countries.2to3.min.json' with { 
 import type { LocationDoc } from '../domain/documents.js';
 import { foldKey } from '../domain/fold.js';
 import { trimEdges } from '../domain/words.js';
+import { NameIndex, Utf8Texts } from './compact-names.js';
 import placeNames from './place-names.json' with { type: 'json' };
 
 /**
@@ -143,8 +144,9 @@ class CityTable {
   country = new Uint16Array(1 << 16);
   /** Index into `regions`, or -1. */
   region = new Int32Array(1 << 16);
-  readonly names: string[] = [];
-  readonly byName = new Map<string, number | number[]>();
+  readonly names = new Utf8Texts();
+  /** About 220,000 names: the cities' own, their ASCII forms, our aliases, alternate names of large cities. */
+  readonly byName = new NameIndex(250_000);
 
   add(row: {
     id: number;
@@ -163,18 +165,13 @@ class CityTable {
     this.population[slot] = row.population;
     this.country[slot] = row.country;
     this.region[slot] = row.region;
-    this.names.push(row.name);
+    this.names.add(row.name);
     return slot;
   }
 
   addName(name: string, slot: number): void {
     const key = nameKey(name);
-    if (!key) return;
-    const found = this.byName.get(key);
-    if (found === undefined) this.byName.set(key, slot);
-    else if (typeof found === 'number') {
-      if (found !== slot) this.byName.set(key, [found, slot]);
-    } else if (!found.includes(slot)) found.push(slot);
+    if (key) this.byName.add(key, slot);
   }
 
   /** Gives back the room the arrays grew into beyond the last city (up to half of them). */
@@ -185,12 +182,12 @@ class CityTable {
     this.population = this.population.slice(0, this.size);
     this.country = this.country.slice(0, this.size);
     this.region = this.region.slice(0, this.size);
+    this.names.trim();
+    this.byName.trim();
   }
 
   slotsNamed(key: string): readonly number[] {
-    const found = this.byName.get(key);
-    if (found === undefined) return [];
-    return typeof found === 'number' ? [found] : found;
+    return this.byName.get(key);
   }
 
   private grow(): void {
@@ -211,34 +208,41 @@ class CityTable {
 
 const table = new CityTable();
 
-/** Calls `onRow` with the byte ranges of each line's tab-separated fields, reading the file in chunks. */
+/**
+ * Calls `onRow` with each line of the file and the positions of its tabs, reading the file in
+ * chunks through one buffer (an unfinished line is moved to its start): nothing is allocated per
+ * chunk, so loading leaves no garbage buffers behind in the process's memory.
+ */
 function eachTsvRow(file: string, onRow: (line: Buffer, tabs: readonly number[]) => void): void {
+  const tabs: number[] = [];
+  const row = (line: Buffer) => {
+    tabs.length = 0;
+    for (let tab = line.indexOf(9); tab !== -1; tab = line.indexOf(9, tab + 1)) tabs.push(tab);
+    onRow(line, tabs);
+  };
   const fd = openSync(file, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    let carried = Buffer.alloc(0);
-    const tabs: number[] = [];
+    let buffer = Buffer.allocUnsafe(1 << 20);
+    let filled = 0;
     for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      const data = read === 0 ? carried : Buffer.concat([carried, chunk.subarray(0, read)]);
-      let start = 0;
-      for (;;) {
-        let end = data.indexOf(10, start);
-        if (end === -1) {
-          if (read > 0) break;
-          end = data.length;
-        }
-        if (end > start) {
-          const line = data.subarray(start, end);
-          tabs.length = 0;
-          for (let tab = line.indexOf(9); tab !== -1; tab = line.indexOf(9, tab + 1)) tabs.push(tab);
-          onRow(line, tabs);
-        }
-        start = end + 1;
-        if (start >= data.length) break;
+      if (filled === buffer.length) {
+        const longer = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(longer);
+        buffer = longer;
       }
-      if (read === 0) return;
-      carried = Buffer.from(data.subarray(Math.min(start, data.length)));
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+      const data = buffer.subarray(0, filled + read);
+      let start = 0;
+      for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10, start)) {
+        if (newline > start) row(data.subarray(start, newline));
+        start = newline + 1;
+      }
+      if (read === 0) {
+        if (data.length > start) row(data.subarray(start));
+        return;
+      }
+      buffer.copyWithin(0, start, data.length);
+      filled = data.length - start;
     }
   } finally {
     closeSync(fd);
@@ -295,7 +299,7 @@ function cityAt(slot: number): City {
   const regionEntry = region === -1 ? undefined : regions[region];
   return {
     id: table.ids[slot] as number,
-    name: table.names[slot] as string,
+    name: table.names.text(slot),
     region: regionEntry?.name ?? null,
     regionCode: regionEntry?.code ?? null,
     countryCode: country.code,
@@ -464,7 +468,7 @@ function candidatesForCloseSpellings(): Candidate[] {
   for (let slot = 0; slot < table.size; slot++) {
     const population = table.population[slot] as number;
     if (population >= CLOSE_SPELLING_FROM)
-      candidates.push({ key: nameKey(table.names[slot] as string), population });
+      candidates.push({ key: nameKey(table.names.text(slot)), population });
   }
   closeSpellingCandidates = candidates;
   return candidates;

@@ -34,14 +34,38 @@ export interface BulkOutcome {
   failed: Array<{ id: string; reason: string }>;
 }
 
-/** One `index` action line and its document, already serialised. */
+/**
+ * One `index` action and its document, as the pieces of its two lines: text, and bytes already
+ * encoded (a document is encoded once, when its fingerprint is taken, and copied into the request).
+ */
 export interface BulkItem {
   id: string;
-  lines: string;
+  parts: ReadonlyArray<string | Uint8Array>;
 }
 
-export function indexItem(id: string, sourceJson: string): BulkItem {
-  return { id, lines: `{"index":{"_id":${JSON.stringify(id)}}}\n${sourceJson}\n` };
+/** The `index` action of the document `id` whose `_source` is the concatenation of `source`. */
+export function indexItem(id: string, ...source: Array<string | Uint8Array>): BulkItem {
+  return { id, parts: [`{"index":{"_id":${JSON.stringify(id)}}}\n`, ...source, '\n'] };
+}
+
+/** The request body of `items`: one buffer, each part encoded or copied into it once. */
+function bulkBody(items: readonly BulkItem[]): Buffer {
+  let length = 0;
+  for (const item of items) {
+    for (const part of item.parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  }
+  const body = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const item of items) {
+    for (const part of item.parts) {
+      if (typeof part === 'string') offset += body.write(part, offset);
+      else {
+        body.set(part, offset);
+        offset += part.length;
+      }
+    }
+  }
+  return body;
 }
 
 /**
@@ -66,7 +90,7 @@ export async function writeBulk(
         method: 'POST',
         path: `/${encodeURIComponent(index)}/_bulk`,
         querystring: { filter_path: 'errors,items.*.status,items.*.error.type,items.*.error.reason' },
-        bulkBody: pending.map((item) => item.lines).join(''),
+        bulkBody: bulkBody(pending),
       });
     } catch (error) {
       if (!lastTry && isRetryableRequestError(error)) continue;
