@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 
@@ -103,6 +105,11 @@ const configSchema = z
     NODE_ENV: z.string().optional(),
     /** How long a call waits for Elasticsearch or MongoDB before answering `unavailable`. */
     BACKEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(2000),
+    /**
+     * Where a process writes down the quota refunds it owes until MongoDB takes them, so that the
+     * next process started on this folder finishes them should it die (docs/search-semantics.md).
+     */
+    PENDING_REFUNDS_DIR: z.string().min(1).default(path.join(tmpdir(), 'hiring-leads-refunds')),
     /**
      * How old a process's copy of a key, account, user or grant may be when a call uses it: a
      * revocation or suspension reaches every process within this time (docs/performance.md).

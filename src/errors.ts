@@ -93,12 +93,17 @@ export class SubscriptionRequired extends DomainError {
 /** Seconds an HTTP answer to a backend outage asks the client to wait (`Retry-After`) before retrying. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
-/** A backend (Elasticsearch or MongoDB) could not be reached in time. Retryable; nothing was charged. */
+/**
+ * A backend (Elasticsearch or MongoDB) could not be reached in time. Retryable; nothing was charged.
+ * Without a backend named, the call ran out of time waiting for its backends (BACKEND_TIMEOUT_MS).
+ */
 export class Unavailable extends DomainError {
-  constructor(backend: 'search' | 'database') {
+  constructor(backend?: 'search' | 'database') {
     super(
       'unavailable',
-      `The ${backend} backend is not answering right now. Nothing was charged; retry in a few seconds.`,
+      backend === undefined
+        ? 'The backends did not answer in time. Nothing was charged; retry in a few seconds.'
+        : `The ${backend} backend is not answering right now. Nothing was charged; retry in a few seconds.`,
       { retryable: true },
     );
   }

@@ -20,13 +20,15 @@ try {
   process.exit(1);
 }
 for (const warning of settings.startupWarnings) logger.warn(warning);
-const services = createServices({ config: settings, ...(await connectBackends(settings)), logger });
+const services = createServices({ config: settings, ...(await connectBackends(settings, logger)), logger });
 try {
   await ensureIndexes(services);
 } catch (error) {
   // The server can start without MongoDB and serve once it returns; indexes are created by the next start.
   logger.warn('could not create MongoDB indexes at start-up', { error });
 }
+// Refunds owed by a process that died on this host are finished in the background.
+services.quotaCounters.refundLeftovers(logger);
 
 // Loaded only once the settings are good: oidc-provider prints a notice about the Node version on
 // import, which must not join the one-line explanation of a refused setting.

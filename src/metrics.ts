@@ -1,7 +1,10 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** How often the process metrics sample the event loop's delay (`collectProcessMetrics`). */
 const EVENT_LOOP_SAMPLE_MS = 100;
+/** A sampling interval at which prom-client's own event loop histogram never samples (Node's largest). */
+const NEVER_MS = 2 ** 31 - 1;
 
 /** Seconds: from an answer out of memory to a call that waited for a slow backend. */
 const CALL_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -148,13 +151,69 @@ export class Metrics {
    * event loop monitor that lives as long as the process. The monitor samples the loop's delay every
    * EVENT_LOOP_SAMPLE_MS rather than prom-client's default 10 ms: a timer firing 100 times a second
    * costs an idle server nearly 1 % of a core, taken from the search engine beside it
-   * (docs/performance.md), and ten samples a second still show a loop that stalls.
+   * (docs/performance.md), and ten samples a second still show a loop that stalls. The lag figures
+   * come from that monitor, without its sampling interval (`reportEventLoopLag`); prom-client's own
+   * histogram, whose figures include it, is given an interval at which it never samples.
    */
   collectProcessMetrics(): void {
     if (this.processMetricsCollected) return;
     this.processMetricsCollected = true;
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: NEVER_MS });
+    reportEventLoopLag(
+      this.registry,
+      monitorEventLoopDelay({ resolution: EVENT_LOOP_SAMPLE_MS }),
+      EVENT_LOOP_SAMPLE_MS,
+    );
   }
+}
+
+/** What `reportEventLoopLag` reads of Node's event loop delay histogram. */
+type DelayHistogram = Pick<
+  IntervalHistogram,
+  'min' | 'max' | 'mean' | 'stddev' | 'count' | 'percentile' | 'reset' | 'enable'
+>;
+
+/**
+ * Reports `nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,p99}_seconds` (prom-client's names and
+ * meaning) from `histogram`, in place of prom-client's. Node's histogram records the time between
+ * two runs of a timer of `intervalMs`: the interval itself plus the lag. prom-client reports those
+ * samples as they are, so an idle server read 0.100 s, the interval, and any alert on lag fired
+ * all the time; here the interval is taken off each figure, and an idle server reads near zero.
+ * Like prom-client's, the figures cover the time since the last scrape (the histogram is reset);
+ * a scrape with no sample since the last one keeps the last figures.
+ */
+export function reportEventLoopLag(registry: Registry, histogram: DelayHistogram, intervalMs: number): void {
+  const lagOf = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - intervalMs) / 1000;
+  const figures: [string, string, () => number][] = [
+    ['min', 'The minimum recorded event loop delay.', () => lagOf(histogram.min)],
+    ['max', 'The maximum recorded event loop delay.', () => lagOf(histogram.max)],
+    ['mean', 'The mean of the recorded event loop delays.', () => lagOf(histogram.mean)],
+    // Taking the interval off every sample leaves their spread as it is.
+    ['stddev', 'The standard deviation of the recorded event loop delays.', () => histogram.stddev / 1e9],
+    ['p50', 'The 50th percentile of the recorded event loop delays.', () => lagOf(histogram.percentile(50))],
+    ['p90', 'The 90th percentile of the recorded event loop delays.', () => lagOf(histogram.percentile(90))],
+    ['p99', 'The 99th percentile of the recorded event loop delays.', () => lagOf(histogram.percentile(99))],
+  ];
+  const gauges: { gauge: Gauge; read: () => number }[] = [];
+  // A registry collects its metrics in the order they were registered: the first reads the
+  // histogram for all seven, once per scrape.
+  const collectAll = () => {
+    if (histogram.count === 0) return;
+    for (const { gauge, read } of gauges) gauge.set(read());
+    histogram.reset();
+  };
+  for (const [index, [figure, help, read]] of figures.entries()) {
+    const name = `nodejs_eventloop_lag_${figure}_seconds`;
+    registry.removeSingleMetric(name);
+    const gauge = new Gauge({
+      name,
+      help,
+      registers: [registry],
+      ...(index === 0 && { collect: collectAll }),
+    });
+    gauges.push({ gauge, read });
+  }
+  histogram.enable();
 }
 
 /** Why a bearer credential was refused: a label of `hiring_leads_authentication_failures_total`. */

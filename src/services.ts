@@ -3,6 +3,7 @@ import type { Logger } from './logger.js';
 import { QuotaCounters } from './metering/quota-counters.js';
 import { Metrics } from './metrics.js';
 import { AccountsStore } from './stores/accounts.js';
+import { AddressBudgets } from './stores/address-budgets.js';
 import { ApiKeysStore } from './stores/api-keys.js';
 import { observeElasticsearch, observeMongo } from './stores/backend-metrics.js';
 import { type BackendClients, Backends } from './stores/backends.js';
@@ -11,6 +12,7 @@ import type { Freshness } from './stores/fresh-cache.js';
 import { OAuthArtifactsStore } from './stores/oauth-artifacts.js';
 import { OAuthSigningKeysStore } from './stores/oauth-signing-keys.js';
 import { PageSessionsStore } from './stores/page-sessions.js';
+import { PendingRefunds } from './stores/pending-refunds.js';
 import { QuotaCountersStore } from './stores/quota-counters.js';
 import { RateLimitsStore } from './stores/rate-limits.js';
 import { SearchIndexStore } from './stores/search-index.js';
@@ -31,6 +33,8 @@ export interface Services {
   apiKeys: ApiKeysStore;
   quotaCounters: QuotaCounters;
   rateLimits: RateLimitsStore;
+  /** Per-address budgets (failed authentications, client registrations), shared by every process. */
+  addressBudgets: AddressBudgets;
   unlocks: UnlocksStore;
   users: UsersStore;
   pageSessions: PageSessionsStore;
@@ -72,8 +76,14 @@ export function createServices(
     }),
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
-    quotaCounters: new QuotaCounters(new QuotaCountersStore(db), logger, freshness.clock),
+    quotaCounters: new QuotaCounters(
+      new QuotaCountersStore(db),
+      logger,
+      freshness.clock,
+      new PendingRefunds(config.PENDING_REFUNDS_DIR, config.MONGODB_DB, logger),
+    ),
     rateLimits: new RateLimitsStore(db, freshness.clock),
+    addressBudgets: new AddressBudgets(db, freshness.clock),
     unlocks: new UnlocksStore(db, accounts),
     users: new UsersStore(db, freshness),
     pageSessions: new PageSessionsStore(db),

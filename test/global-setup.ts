@@ -157,6 +157,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     indexPrefix: `test-${runId}`,
     mongoDb: `test_${runId}`,
     serverSecret: randomBytes(48).toString('base64'),
+    pendingRefundsDir: mkdtempSync(path.join(tmpdir(), 'hiring-leads-refunds-')),
   };
   console.log(
     `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +
@@ -167,6 +168,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('runLogFile', runLog.file);
   const teardown = async () => {
     try {
+      rmSync(backends.pendingRefundsDir, { recursive: true, force: true });
       await removeRunData(backends);
     } finally {
       await provisioned.release();

@@ -85,7 +85,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('plural', 'cloud engineers', role('Cloud')),
   title('plural', 'platform engineers', role('Platform')),
   title('plural', 'security engineers', role('Security')),
-  title('plural', 'mobile engineers', role('Mobile')),
+  // Changed in the second round (docs/search-quality.md): iOS, Android and Flutter developers are
+  // mobile engineers; the first round counted "Mobile Engineer" titles only.
+  title('plural', 'mobile engineers', /\b(Mobile|iOS|Android|Flutter) (Engineer|Developer)\b/i),
   title('plural', 'data engineers', /\bData\b.*\b(Engineer|Developer)\b/i),
   title('plural', 'software engineers', role('Software')),
   title('plural', 'java developers', role('\\bJava')),
@@ -211,7 +213,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('trap', 'senior engineer', /^Senior .*Engineer\b/i),
   title('trap', 'principal engineer', /^Principal .*Engineer\b/i),
   title('trap', 'staff engineer', /^Staff .*Engineer\b/i),
-  title('trap', 'junior developer', /^Junior .*Developer\b/i),
+  // Changed in the second round (docs/search-quality.md): a junior role is advertised as Junior,
+  // Graduate or Associate (the data's entry-level prefixes); the first round counted "Junior" only.
+  title('trap', 'junior developer', /^(Junior|Graduate|Associate) .*Developer\b/i),
   title('trap', 'product analyst', /Product Analyst/i),
   title('trap', 'data analyst', /Data Analyst/i),
   title('trap', 'analytics engineer', /Analytics Engineer/i),

@@ -5,7 +5,7 @@
  * interleaving ends right, are in docs/enrichment.md.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, InsufficientCredits, InvalidArgument } from '../errors.js';
+import { DomainError, InsufficientCredits, InvalidArgument, Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { QuotaCounters } from '../metering/quota-counters.js';
 import { type QuotaState, quotaExhausted, quotaState } from '../metering/quota-state.js';
@@ -40,6 +40,11 @@ export interface EnrichmentRequest {
   lead: { id: string; is_open: boolean };
   /** The call's clock reading: the day of the enrichment counter and the credit renewal. */
   now: Date;
+  /**
+   * Aborted once the call has been answered with an error (its deadline passed): no step is taken
+   * after that, and an unlock that lands anyway is left free, its charges reversed.
+   */
+  signal?: AbortSignal;
 }
 
 export interface EnrichmentOutcome {
@@ -135,20 +140,30 @@ async function chargeUnderClaim(
   };
   const limit = limits.daily_quotas.enrichments;
   const undo = () => undoCharge(deps, claim);
+  // The call has been answered with an error meanwhile: nothing it does may stay charged.
+  const stillWanted = () => {
+    if (request.signal?.aborted) throw new Unavailable();
+  };
   try {
+    stillWanted();
     const reserved = await deps.quotaCounters.reserveOne(account._id, 'enrichments', limit, claimId, now);
     if (reserved.granted === 0) throw quotaExhausted('enrichments', now);
     deps.metrics?.quotaCharged('enrichments', reserved.granted);
 
+    stillWanted();
     const renewed = await creditsNow(deps.accounts, account, now);
     const charged = await deps.accounts.takeCredit(account._id, claimId);
     if (charged === null) throw new InsufficientCredits(renewed.credits_resets_at.toISOString());
     deps.metrics?.creditCharged();
 
+    stillWanted();
     if (!(await deps.unlocks.completeClaim(account._id, lead.id, claimId, now))) {
       await undo();
       return null;
     }
+    // Answered with an error while the unlock was being recorded: the unlock stays, free, as when
+    // its answer is lost (the undo reverses the charges and leaves a done unlock alone).
+    stillWanted();
     // The unlock is recorded and paid for. A journal entry left open is harmless (no pending
     // unlock refers to it, so nothing reverses it), so failing to tidy must not fail the call.
     await Promise.all([

@@ -1,6 +1,7 @@
 import pluralize from 'pluralize';
 import vocabulary from '../reference/vocabulary.json' with { type: 'json' };
 import { foldKey } from './fold.js';
+import { remembered } from './memo.js';
 
 /**
  * The one text analysis of titles, skills and industries, run on documents before indexing and on
@@ -54,21 +55,12 @@ for (const entry of vocabulary.spellings.entries) {
 
 /**
  * Titles, skills and industries repeat across millions of documents and queries: their analyses are
- * remembered, up to a bound (then forgotten all at once).
+ * remembered, up to a bound.
  */
 const REMEMBERED_LIMIT = 10_000;
-const remembered = new Map<string, readonly string[]>();
 
 /** The words of `text` as indexed and as queried: folded, split, singular, one spelling per word. */
-export function analyse(text: string): readonly string[] {
-  let analysed = remembered.get(text);
-  if (analysed === undefined) {
-    if (remembered.size >= REMEMBERED_LIMIT) remembered.clear();
-    analysed = analyseOnce(text);
-    remembered.set(text, analysed);
-  }
-  return analysed;
-}
+export const analyse: (text: string) => readonly string[] = remembered(analyseOnce, REMEMBERED_LIMIT);
 
 function analyseOnce(text: string): string[] {
   const tokens = words(text);
@@ -93,11 +85,16 @@ function analyseOnce(text: string): string[] {
  * "Power BI" / "powerbi", "CI/CD" / "cicd", "Media & Entertainment" / "media and entertainment" and
  * "REST APIs" / "rest api" meet, while "Java" and "JavaScript" or "SQL" and "PostgreSQL" stay apart.
  */
-export function matchKey(text: string): string {
-  return analyse(text)
-    .filter((token) => token !== 'and')
-    .join('');
-}
+export const matchKey: (text: string) => string = remembered(
+  (text) =>
+    analyse(text)
+      .filter((token) => token !== 'and')
+      .join(''),
+  REMEMBERED_LIMIT,
+);
+
+/** A title's words as `title_terms` holds them. */
+const titleTerms = remembered((title) => analyse(title).join(' '), REMEMBERED_LIMIT);
 
 /** The analysed fields of a lead: what its title, skills and industry are matched on. */
 export interface LeadMatchFields {
@@ -113,7 +110,7 @@ export function leadMatchFields(lead: {
   industry: string;
 }): LeadMatchFields {
   return {
-    title_terms: analyse(lead.title).join(' '),
+    title_terms: titleTerms(lead.title),
     skills_key: [...new Set(lead.skills.map(matchKey))],
     industry_key: matchKey(lead.industry),
   };

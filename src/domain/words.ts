@@ -3,3 +3,12 @@ export function listInWords(items: readonly string[], conjunction: 'and' | 'or')
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
 }
+
+/** `text` without the characters `isEdge` accepts at either end; a scan, as a pattern anchored at the end is quadratic. */
+export function trimEdges(text: string, isEdge: (character: string) => boolean): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isEdge(text[start] as string)) start++;
+  while (end > start && isEdge(text[end - 1] as string)) end--;
+  return text.slice(start, end);
+}

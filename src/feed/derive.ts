@@ -2,6 +2,7 @@ import { leadMatchFields } from '../domain/analysis.js';
 import type { CompanyDoc, LeadDetailsDoc, LeadDoc, LocationDoc, SignalDoc } from '../domain/documents.js';
 import type { ExperienceLevel } from '../domain/enums.js';
 import { foldKey } from '../domain/fold.js';
+import { remembered } from '../domain/memo.js';
 import {
   areaLocationDoc,
   cityNear,
@@ -67,18 +68,7 @@ export interface Derived<T> {
 }
 
 /** Titles, skills and industries repeat a great deal: their folded keys are remembered, up to a bound. */
-const foldedKeys = new Map<string, string>();
-const FOLDED_KEYS_KEPT = 50_000;
-
-function fold(value: string): string {
-  let key = foldedKeys.get(value);
-  if (key === undefined) {
-    if (foldedKeys.size >= FOLDED_KEYS_KEPT) foldedKeys.clear();
-    key = foldKey(value);
-    foldedKeys.set(value, key);
-  }
-  return key;
-}
+const fold = remembered(foldKey, 50_000);
 
 /** The level a title states, for records that do not give one: "Senior ...", "Head of ...". */
 const LEVEL_WORDS: ReadonlyArray<readonly [RegExp, ExperienceLevel]> = [
@@ -107,9 +97,8 @@ interface PlacedLocation {
   placed: boolean;
 }
 
-/** Places by location text: feeds repeat the same few thousand texts; bounded like `foldedKeys`. */
-const placesByText = new Map<string, PlacedLocation>();
-const PLACES_KEPT = 20_000;
+/** Places by location text: feeds repeat the same few thousand texts. */
+const placeOfText = remembered((text) => placeOf({ text }), 20_000);
 
 /**
  * The indexed location of a record's `{ text, lat, lon }`. The text names the place (any city,
@@ -122,15 +111,9 @@ function deriveLocation(location: {
   lat?: number | undefined;
   lon?: number | undefined;
 }): PlacedLocation {
-  if (location.lat === undefined && location.text !== undefined) {
-    const known = placesByText.get(location.text);
-    if (known) return known;
-    if (placesByText.size >= PLACES_KEPT) placesByText.clear();
-    const placed = placeOf(location);
-    placesByText.set(location.text, placed);
-    return placed;
-  }
-  return placeOf(location);
+  return location.lat === undefined && location.text !== undefined
+    ? placeOfText(location.text)
+    : placeOf(location);
 }
 
 function placeOf(location: {

@@ -10,6 +10,7 @@ import {
   WORK_TYPES,
 } from '../domain/enums.js';
 import { isCountryCode } from '../reference/gazetteer.js';
+import { compileAcceptance } from './compiled-check.js';
 
 /**
  * The feed: what a source knows about a role, a company or a piece of company news, one JSON
@@ -252,7 +253,24 @@ function notInFuture(field: string, value: string, today: string): RecordProblem
     : undefined;
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown): Checked<T> {
+/** A schema and its compiled acceptance: valid records take the fast way, zod judges the rest (src/feed/compiled-check.ts). */
+interface RecordCheck<T> {
+  schema: z.ZodType<T>;
+  accept: (value: unknown) => T | undefined;
+}
+
+function recordCheck<T>(schema: z.ZodType<T>): RecordCheck<T> {
+  return { schema, accept: compileAcceptance(schema) };
+}
+
+const leadCheck = recordCheck(leadRecord);
+const leadClosureCheck = recordCheck(leadClosureRecord);
+const companyCheck = recordCheck(companyRecord);
+const signalCheck = recordCheck(signalRecord);
+
+function check<T>({ schema, accept }: RecordCheck<T>, value: unknown): Checked<T> {
+  const accepted = accept(value);
+  if (accepted !== undefined) return { ok: true, record: accepted };
   const parsed = schema.safeParse(value);
   return parsed.success
     ? { ok: true, record: parsed.data }
@@ -266,19 +284,19 @@ export function checkLeadRecord(value: unknown, today: string): Checked<LeadReco
     value !== null &&
     (value as { status?: unknown }).status === 'closed' &&
     !('title' in value);
-  if (isClosure) return check(leadClosureRecord, value);
-  const checked = check(leadRecord, value);
+  if (isClosure) return check(leadClosureCheck, value);
+  const checked = check(leadCheck, value);
   if (!checked.ok) return checked;
   const future = notInFuture('posted_date', checked.record.posted_date, today);
   return future ? { ok: false, problem: future } : checked;
 }
 
 export function checkCompanyRecord(value: unknown): Checked<CompanyRecord> {
-  return check(companyRecord, value);
+  return check(companyCheck, value);
 }
 
 export function checkSignalRecord(value: unknown, today: string): Checked<SignalRecord> {
-  const checked = check(signalRecord, value);
+  const checked = check(signalCheck, value);
   if (!checked.ok) return checked;
   const future = notInFuture('announced_on', checked.record.announced_on, today);
   return future ? { ok: false, problem: future } : checked;

@@ -21,7 +21,7 @@ type Query = estypes.QueryDslQueryContainer;
  *   place, skill and industry of them, written as tokens a range query counts companies by.
  */
 
-export const ROLLUP_VIEWS = [
+const ROLLUP_VIEWS = [
   'titles',
   'industries',
   'skills',
@@ -125,8 +125,6 @@ export function countsAsOpen(lead: Pick<RollupLead, 'is_open' | 'expires_at'>, t
   return lead.is_open && !(lead.expires_at !== null && lead.expires_at < today);
 }
 
-export const SALARY_CURRENCIES: readonly Currency[] = ['GBP', 'EUR', 'USD'];
-
 /**
  * Salary midpoints are kept in steps of 2%: the percentiles read from them are within a step. The
  * steps run from 1,000 to 2,000,000 a year in GBP, the first and last taking whatever lies beyond,
@@ -169,7 +167,7 @@ export interface SalaryFigures {
 }
 
 /** The fields of a cell, as stored: the leads' field names for the dimensions it keeps. */
-export interface CellDoc {
+interface CellDoc {
   view: RollupViewName;
   is_open: true;
   /** The roles it stands for; `_doc_count` holds the same number for the bucket aggregations. */

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { AddressLimiter } from '../stores/address-limiter.js';
+import type { AddressLimiter } from '../stores/address-limiter.js';
 
 /** The 429 for an address over its budget; `tooMany` names what it sent too many of. */
 export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMany: string): void {
@@ -18,11 +18,10 @@ export function refuseOverBudget(res: Response, retryAfterSeconds: number, tooMa
  * registrations, so that one address cannot fill the clients collection; answered after the
  * endpoint's CORS headers (src/http/app.ts), so browser clients can read the refusal.
  */
-export function limitPerAddress(perMinute: number, tooMany: string): RequestHandler {
-  const limiter = new AddressLimiter({ perMinute });
-  return (req, res, next) => {
-    const verdict = limiter.spend(req.ip ?? 'unknown', Date.now());
-    if (!verdict.limited) return next();
-    refuseOverBudget(res, verdict.retryAfterSeconds, tooMany);
+export function limitPerAddress(limiter: AddressLimiter, tooMany: string, clock: () => Date): RequestHandler {
+  return async (req, res, next) => {
+    const decision = await limiter.spend(req.ip ?? 'unknown', clock());
+    if (decision.allowed) return next();
+    refuseOverBudget(res, decision.retryAfterSeconds, tooMany);
   };
 }

@@ -88,7 +88,14 @@ export function createApp(deps: AppDeps): Express {
   app.post(
     OAUTH_ROUTES.registration,
     corsForAnyOrigin('POST'),
-    limitPerAddress(OAUTH_REGISTRATIONS_PER_MINUTE, 'client registrations'),
+    limitPerAddress(
+      new AddressLimiter(services.addressBudgets, {
+        name: 'registration',
+        perMinute: OAUTH_REGISTRATIONS_PER_MINUTE,
+      }),
+      'client registrations',
+      clock,
+    ),
   );
   // The library reads its own request bodies: no body parser may run before it.
   app.use(deps.oauth.router);
@@ -115,9 +122,13 @@ export function createApp(deps: AppDeps): Express {
         now: clock,
       }),
       accounts: services.accounts,
-      failedAuthLimiter: new AddressLimiter({ perMinute: UNAUTHENTICATED_CALLS_PER_MINUTE }),
+      failedAuthLimiter: new AddressLimiter(services.addressBudgets, {
+        name: 'failed_auth',
+        perMinute: UNAUTHENTICATED_CALLS_PER_MINUTE,
+      }),
       metrics: services.metrics,
       baseUrl: BASE_URL,
+      now: clock,
     }),
     refuseUnservedEncodings,
     // Any content type is read as JSON: scripts often post JSON without saying so.

@@ -22,19 +22,26 @@ function protectedResourceMetadataUrl(baseUrl: string): string {
 export function authenticate(deps: {
   verify: CredentialVerifier;
   accounts: AccountsStore;
+  /** Failed authentications per client address, shared by every process. */
   failedAuthLimiter: AddressLimiter;
   metrics: Metrics;
   baseUrl: string;
+  now: () => Date;
 }): RequestHandler {
   const resourceMetadata = `resource_metadata="${protectedResourceMetadataUrl(deps.baseUrl)}"`;
 
-  const refuse = (req: Request, res: Response, reason: AuthenticationFailure, description: string | null) => {
-    const verdict = deps.failedAuthLimiter.spend(req.ip ?? 'unknown', Date.now());
-    const status = verdict.limited ? 429 : 401;
+  const refuse = async (
+    req: Request,
+    res: Response,
+    reason: AuthenticationFailure,
+    description: string | null,
+  ) => {
+    const decision = await deps.failedAuthLimiter.spend(req.ip ?? 'unknown', deps.now());
+    const status = decision.allowed ? 401 : 429;
     deps.metrics.authenticationFailed(reason, status);
     requestState(res).logger.info('credential refused', { reason, status });
-    if (verdict.limited) {
-      refuseOverBudget(res, verdict.retryAfterSeconds, 'failed authentications');
+    if (!decision.allowed) {
+      refuseOverBudget(res, decision.retryAfterSeconds, 'failed authentications');
       return;
     }
     // With no credential at all, the challenge only says where to sign in (RFC 6750 §3.1).

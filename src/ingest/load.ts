@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { CompanyDoc, LeadDoc, SignalDoc } from '../domain/documents.js';
+import type { LeadDoc } from '../domain/documents.js';
 import {
   COMPANY_FACT_FIELDS,
   type CompanyFacts,
@@ -37,6 +36,7 @@ import {
 import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
 import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
+import { type Encoded, encode, reserialise, type Serialised, serialise, withSeq } from './serialise.js';
 
 /**
  * Loads feed records into the indices: validates each, derives its document
@@ -121,6 +121,35 @@ const LOAD_ORDER: readonly FeedKind[] = ['companies', 'leads', 'signals'];
 
 class RunAborted extends Error {}
 
+/**
+ * Company facts by key (null: no such company), the `capacity` added last. The keys wait in a
+ * ring, so dropping the oldest is one step (a Map's oldest key, taken with `keys().next()`
+ * after many deletions, is a scan over their holes: at capacity, a quadratic cost).
+ */
+class CompanyCache {
+  private readonly facts = new Map<string, CompanyFacts | null>();
+  private readonly keys: string[] = [];
+  private oldest = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): CompanyFacts | null | undefined {
+    return this.facts.get(key);
+  }
+
+  set(key: string, facts: CompanyFacts | null): void {
+    if (!this.facts.has(key)) {
+      if (this.keys.length < this.capacity) this.keys.push(key);
+      else {
+        this.facts.delete(this.keys[this.oldest] as string);
+        this.keys[this.oldest] = key;
+        this.oldest = (this.oldest + 1) % this.capacity;
+      }
+    }
+    this.facts.set(key, facts);
+  }
+}
+
 interface Existing {
   seq: number;
   fingerprint: string;
@@ -128,22 +157,6 @@ interface Existing {
   source?: string | undefined;
   source_id?: string | undefined;
   key?: string | undefined;
-}
-
-/** A document ready to write, its JSON built once: `seq` and `fingerprint` first, then the derived fields. */
-function serialise(draft: object, seq: number): { json: string; fingerprint: string } {
-  const body = JSON.stringify(draft);
-  const fingerprint = createHash('sha256').update(body).digest('base64url');
-  return { json: `{"seq":${seq},"fingerprint":"${fingerprint}",${body.slice(1)}`, fingerprint };
-}
-
-/** A stored document with changed fields, serialised again (its fingerprint follows the change). */
-function reserialise(
-  doc: { seq: number; fingerprint: string },
-  change: object,
-): { json: string; fingerprint: string } {
-  const { seq, fingerprint: _old, ...rest } = doc;
-  return serialise({ ...rest, ...change }, seq);
 }
 
 const EXISTING_FIELDS: Record<FeedKind, string[]> = {
@@ -169,25 +182,35 @@ function emptyReport(kind: FeedKind): KindReport {
   };
 }
 
+/**
+ * A record derived and serialised: its document is encoded as soon as it is derived, so that
+ * what a batch holds while it waits on Elasticsearch is bytes, not objects (docs/performance.md).
+ */
+type CheckedLine = { line: number; result: Checked<unknown> };
+
 interface Prepared {
   line: number;
   id: string;
   /** A full record's document, or undefined for a closure record. */
-  draft?: LeadDocDraft | CompanyDocDraft | SignalDocDraft;
+  doc?: {
+    encoded: Encoded;
+    /** A lead's `is_open`. */
+    isOpen?: boolean;
+    /** A lead's document, for the roll-ups (src/ingest/rollups.ts). */
+    written?: object;
+    /** A company's facts, for the leads and signals that follow. */
+    facts?: CompanyFacts;
+  };
   source: string;
   sourceId: string;
   warnings: RecordProblem[];
 }
 
-type LeadDocDraft = Omit<LeadDoc, 'seq' | 'fingerprint'>;
-type CompanyDocDraft = Omit<CompanyDoc, 'seq' | 'fingerprint'>;
-type SignalDocDraft = Omit<SignalDoc, 'seq' | 'fingerprint'>;
-
 class IngestRun {
   private readonly report = new Map<FeedKind, KindReport>();
   private readonly targets: Partial<Record<FeedKind, string>> = {};
   private readonly lookups: Partial<Record<FeedKind, string | null>> = {};
-  private readonly companyCache = new Map<string, CompanyFacts | null>();
+  private readonly companyCache = new CompanyCache(COMPANY_CACHE_SIZE);
   private readonly inFlight = new Set<Promise<void>>();
   /** Documents written or being written by this run and not yet visible to a lookup, by id. */
   private readonly pending = new Map<string, Existing>();
@@ -333,31 +356,23 @@ class IngestRun {
     }
   }
 
-  private sourceOf(kind: FeedKind, line: number, recordSource: string | undefined): string | undefined {
+  /** The record's source, or why it is refused. */
+  private sourceOf(kind: FeedKind, recordSource: string | undefined): string | RecordProblem {
     const { source, mode } = this.options;
     const effective = recordSource ?? source;
     if (effective === undefined) {
-      this.problem(
-        kind,
-        line,
-        { field: 'source', reason: 'is required: give it in the record or with --source' },
-        'error',
-      );
-    } else if (kind === 'leads' && mode === 'snapshot' && source !== undefined && effective !== source) {
-      this.problem(
-        kind,
-        line,
-        { field: 'source', reason: `is "${effective}", but this is a snapshot of "${source}"` },
-        'error',
-      );
-      return undefined;
+      return { field: 'source', reason: 'is required: give it in the record or with --source' };
+    }
+    if (kind === 'leads' && mode === 'snapshot' && source !== undefined && effective !== source) {
+      return { field: 'source', reason: `is "${effective}", but this is a snapshot of "${source}"` };
     }
     return effective;
   }
 
   private async loadKind(kind: FeedKind, input: FeedInput, report: KindReport): Promise<void> {
     const progress = this.options.progress?.(kind);
-    let batch: Array<{ line: number; value: unknown }> = [];
+    // Each line is checked as it is read: its parsed value is garbage at once, not a batch later.
+    let batch: CheckedLine[] = [];
     const flush = async () => {
       progress?.advance(batch.length);
       const full = batch;
@@ -376,7 +391,7 @@ class IngestRun {
         this.problem(kind, entry.line, { field: '(line)', reason: entry.error }, 'error');
         return undefined;
       }
-      batch.push(entry);
+      batch.push({ line: entry.line, result: this.check(kind, entry.value) });
       return batch.length >= this.batchSize ? flush() : undefined;
     };
     try {
@@ -400,76 +415,39 @@ class IngestRun {
     this.pending.clear();
   }
 
-  /** The company facts of each key (from this run's writes, the cache, or the companies index); null when unknown. */
-  private async companiesFor(keys: Iterable<string>): Promise<Map<string, CompanyFacts | null>> {
-    const wanted = [...new Set(keys)];
-    const result = new Map<string, CompanyFacts | null>();
-    const missing: string[] = [];
-    for (const key of wanted) {
-      const cached = this.companyCache.get(key);
-      if (cached === undefined) missing.push(key);
-      else result.set(key, cached);
-    }
+  /** The company facts of keys the cache does not hold, from the companies index (this run's writes included); null when unknown. */
+  private async lookUpCompanies(keys: ReadonlySet<string>): Promise<Map<string, CompanyFacts | null>> {
     const index = this.targets.companies ?? this.lookups.companies;
-    if (missing.length > 0) {
-      const found = index
-        ? await lookUpDocuments<CompanyFacts>(
-            this.client,
-            index,
-            missing.map(companyIdFor),
-            COMPANY_FACT_FIELDS,
-          )
-        : new Map<string, CompanyFacts>();
-      for (const key of missing) {
-        const facts = found.get(companyIdFor(key)) ?? null;
-        this.rememberCompany(key, facts);
-        result.set(key, facts);
-      }
+    const ids = [...keys].map(companyIdFor);
+    const found = index
+      ? await lookUpDocuments<CompanyFacts>(this.client, index, ids, COMPANY_FACT_FIELDS)
+      : new Map<string, CompanyFacts>();
+    const result = new Map<string, CompanyFacts | null>();
+    for (const key of keys) {
+      const facts = found.get(companyIdFor(key)) ?? null;
+      this.companyCache.set(key, facts);
+      result.set(key, facts);
     }
     return result;
   }
 
-  private rememberCompany(key: string, facts: CompanyFacts | null): void {
-    if (this.companyCache.size >= COMPANY_CACHE_SIZE) {
-      const oldest = this.companyCache.keys().next().value;
-      if (oldest !== undefined) this.companyCache.delete(oldest);
-    }
-    this.companyCache.set(key, facts);
+  private check(kind: FeedKind, value: unknown): Checked<unknown> {
+    const { today } = this.options;
+    if (kind === 'leads') return checkLeadRecord(value, today);
+    return kind === 'companies' ? checkCompanyRecord(value) : checkSignalRecord(value, today);
   }
 
-  /** Validates and derives a batch, compares it with the index, and sends what changed to be written. */
-  private async loadBatch(
-    kind: FeedKind,
-    entries: Array<{ line: number; value: unknown }>,
-    report: KindReport,
-  ) {
-    const { today } = this.options;
-    const checked: Array<{ line: number; result: Checked<unknown> }> = entries.map((entry) => ({
-      line: entry.line,
-      result:
-        kind === 'leads'
-          ? checkLeadRecord(entry.value, today)
-          : kind === 'companies'
-            ? checkCompanyRecord(entry.value)
-            : checkSignalRecord(entry.value, today),
-    }));
-    const companyKeys: string[] = [];
-    for (const { result } of checked) {
-      if (!result.ok) continue;
-      const company = (result.record as { company?: { key?: string } }).company;
-      if (kind !== 'companies' && company?.key !== undefined) companyKeys.push(company.key);
-    }
-    const companies = companyKeys.length > 0 ? await this.companiesFor(companyKeys) : new Map();
-
+  /** Derives a batch of checked records, compares it with the index, and sends what changed to be written. */
+  private async loadBatch(kind: FeedKind, checked: readonly CheckedLine[], report: KindReport) {
+    const outcomes = await this.deriveAll(kind, checked);
     const prepared = new Map<string, Prepared>();
-    for (const { line, result } of checked) {
-      if (!result.ok) {
-        this.problem(kind, line, result.problem, 'error');
-        continue;
+    checked.forEach(({ line, result }, index) => {
+      const outcome = result.ok ? (outcomes[index] as Prepared | RecordProblem) : result.problem;
+      if (!('id' in outcome)) {
+        this.problem(kind, line, outcome, 'error');
+        return;
       }
-      const item = this.derive(kind, line, result.record, companies);
-      if (!item) continue;
-      const earlier = prepared.get(item.id);
+      const earlier = prepared.get(outcome.id);
       if (earlier) {
         this.problem(
           kind,
@@ -479,12 +457,12 @@ class IngestRun {
         );
         report.unchanged++;
       }
-      prepared.set(item.id, item);
-    }
+      prepared.set(outcome.id, outcome);
+    });
     if (prepared.size === 0) return;
     const items = [...prepared.values()];
     const existing = await this.existing(kind, items);
-    const closures = items.filter((item) => item.draft === undefined).map((item) => item.id);
+    const closures = items.filter((item) => item.doc === undefined).map((item) => item.id);
     const closing =
       closures.length > 0 && this.lookups[kind] ? await this.fullDocuments(kind, closures) : new Map();
 
@@ -497,47 +475,79 @@ class IngestRun {
     else if (writes.length > 0) await this.write(kind, writes, report);
   }
 
+  /**
+   * Each checked record's document, or why it is refused, by position. Records whose company the
+   * cache holds are derived while the others' companies are looked up in the index.
+   */
+  private async deriveAll(
+    kind: FeedKind,
+    checked: readonly CheckedLine[],
+  ): Promise<Array<Prepared | RecordProblem | undefined>> {
+    const keyOf = (result: Checked<unknown>) =>
+      result.ok && kind !== 'companies'
+        ? (result.record as { company?: { key?: string } }).company?.key
+        : undefined;
+    const known = new Map<string, CompanyFacts | null>();
+    const missing = new Set<string>();
+    for (const { result } of checked) {
+      const key = keyOf(result);
+      if (key === undefined || known.has(key)) continue;
+      const cached = this.companyCache.get(key);
+      if (cached === undefined) missing.add(key);
+      else known.set(key, cached);
+    }
+    const lookup = missing.size > 0 ? this.lookUpCompanies(missing) : undefined;
+    // The lookup's request goes out before the known ones are derived, so the two overlap.
+    if (lookup) await new Promise(setImmediate);
+    const outcomes = new Array<Prepared | RecordProblem | undefined>(checked.length);
+    const deriveWith = (companies: ReadonlyMap<string, CompanyFacts | null>) => {
+      checked.forEach(({ line, result }, index) => {
+        if (!result.ok || outcomes[index] !== undefined) return;
+        const key = keyOf(result);
+        const company = key === undefined ? null : companies.get(key);
+        if (company !== undefined) outcomes[index] = this.derive(kind, line, result.record, company, key);
+      });
+    };
+    deriveWith(known);
+    if (lookup) deriveWith(await lookup);
+    return outcomes;
+  }
+
+  /** A record's document, derived and encoded, or why it is refused; `company`: the facts its `company.key` names (null: none or unknown). */
   private derive(
     kind: FeedKind,
     line: number,
     record: unknown,
-    companies: Map<string, CompanyFacts | null>,
-  ): Prepared | undefined {
+    company: CompanyFacts | null,
+    companyKey: string | undefined,
+  ): Prepared | RecordProblem {
     const { today } = this.options;
+    const feed = record as { source?: string; source_id: string };
+    const source = this.sourceOf(kind, feed.source);
+    if (typeof source !== 'string') return source;
     if (kind === 'companies') {
-      const company = record as Parameters<typeof deriveCompany>[0];
-      const source = this.sourceOf(kind, line, company.source);
-      if (source === undefined) return undefined;
-      const { doc, warnings } = deriveCompany(company, source);
-      return { line, id: doc.id, draft: doc, source, sourceId: company.key, warnings };
+      const { doc, warnings } = deriveCompany(record as Parameters<typeof deriveCompany>[0], source);
+      const prepared = { encoded: encode(doc), facts: companyFacts(doc) };
+      return { line, id: doc.id, doc: prepared, source, sourceId: doc.key, warnings };
     }
-    const feed = record as { source?: string; source_id: string; company?: { key?: string } };
-    const source = this.sourceOf(kind, line, feed.source);
-    if (source === undefined) return undefined;
-    const key = feed.company?.key;
-    const company = key === undefined ? null : (companies.get(key) ?? null);
-    if (key !== undefined && company === null) {
-      this.problem(
-        kind,
-        line,
-        {
-          field: 'company.key',
-          reason: `no company with key ${JSON.stringify(key)}: load its company record first`,
-        },
-        'error',
-      );
-      return undefined;
+    if (companyKey !== undefined && company === null) {
+      return {
+        field: 'company.key',
+        reason: `no company with key ${JSON.stringify(companyKey)}: load its company record first`,
+      };
     }
     if (kind === 'signals') {
       const doc = deriveSignal(record as Parameters<typeof deriveSignal>[0], source, company as CompanyFacts);
-      return { line, id: doc.id, draft: doc, source, sourceId: feed.source_id, warnings: [] };
+      const prepared = { encoded: encode(doc) };
+      return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings: [] };
     }
     const lead = record as Parameters<typeof deriveLead>[0] | { source_id: string; status: 'closed' };
     if (isClosure(lead as Parameters<typeof isClosure>[0])) {
       return { line, id: leadIdFor(source, feed.source_id), source, sourceId: feed.source_id, warnings: [] };
     }
     const { doc, warnings } = deriveLead(lead as Parameters<typeof deriveLead>[0], source, company, today);
-    return { line, id: doc.id, draft: doc, source, sourceId: feed.source_id, warnings };
+    const prepared = { encoded: encode(doc), isOpen: doc.is_open, written: doc };
+    return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings };
   }
 
   /** What the index (or this run's writes in flight) holds for each item. */
@@ -578,7 +588,7 @@ class IngestRun {
   ): BulkItem | undefined {
     for (const warning of item.warnings) this.problem(kind, item.line, warning, 'warning');
     const copyAnyway = this.options.mode === 'snapshot';
-    if (item.draft === undefined) {
+    if (item.doc === undefined) {
       if (!stored) {
         this.problem(
           kind,
@@ -617,18 +627,18 @@ class IngestRun {
       return undefined;
     }
     const seq = existing?.seq ?? this.takeSeq(kind);
-    const serialised = serialise(item.draft, seq);
-    const isOpen = (item.draft as { is_open?: boolean }).is_open;
+    const serialised = withSeq(item.doc.encoded, seq);
+    const isOpen = item.doc.isOpen;
     if (!existing) report.inserted++;
     else if (existing.fingerprint === serialised.fingerprint) {
       report.unchanged++;
-      if (kind === 'companies') this.rememberCompany(item.sourceId, companyFacts(item.draft as CompanyFacts));
+      if (item.doc.facts) this.companyCache.set(item.sourceId, item.doc.facts);
       return copyAnyway
         ? this.remember(
             item.id,
             { seq, is_open: isOpen, source: item.source, source_id: item.sourceId },
             serialised,
-            item.draft,
+            item.doc.written,
           )
         : undefined;
     } else {
@@ -636,24 +646,24 @@ class IngestRun {
       if (existing.is_open === true && isOpen === false) report.closed++;
       if (existing.is_open === false && isOpen === true) report.reopened++;
     }
-    if (kind === 'companies') this.rememberCompany(item.sourceId, companyFacts(item.draft as CompanyFacts));
+    if (item.doc.facts) this.companyCache.set(item.sourceId, item.doc.facts);
     return this.remember(
       item.id,
       { seq, is_open: isOpen, source: item.source, source_id: item.sourceId, key: item.sourceId },
       serialised,
-      item.draft,
+      item.doc.written,
     );
   }
 
   private remember(
     id: string,
     doc: { seq: number; is_open?: boolean | undefined; source?: string; source_id?: string; key?: string },
-    serialised: { json: string; fingerprint: string },
-    written: object,
+    serialised: Serialised,
+    written?: object,
   ): BulkItem {
     // A fresh load looks nothing up, so it needs no record of what is in flight.
     if (this.options.mode !== 'fresh') this.pending.set(id, { ...doc, fingerprint: serialised.fingerprint });
-    return indexItem(id, serialised.json, written);
+    return indexItem(id, serialised.source, written);
   }
 
   /** Sends a batch to be written; waits while `concurrency` batches are in flight. */
@@ -710,7 +720,7 @@ class IngestRun {
         if (kind === 'leads' && doc.source === this.options.source && doc.is_open) {
           report.closed++;
           const closed = { ...doc, is_open: false };
-          writes.push(indexItem(id, reserialise(doc, { is_open: false }).json, closed));
+          writes.push(indexItem(id, reserialise(doc, { is_open: false }).source, closed));
         } else {
           report.copied++;
           writes.push(indexItem(id, JSON.stringify(doc), doc));
@@ -735,7 +745,7 @@ class IngestRun {
       await this.write(
         'leads',
         page.map((hit) =>
-          indexItem(hit.id, reserialise(hit.source, { is_open: false }).json, {
+          indexItem(hit.id, reserialise(hit.source, { is_open: false }).source, {
             ...hit.source,
             is_open: false,
           }),

@@ -1,4 +1,3 @@
-import { Unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { EffectiveLimits, QuotaKey } from '../plans.js';
@@ -45,11 +44,14 @@ export interface Meter {
 export interface CallMeter extends Meter {
   /**
    * Ends the call's metering and gives back everything it still holds; used when the call fails.
-   * Charges and give-backs still under way are waited for first, so what they granted is given
-   * back too, and the meter refuses any later charge. A refund that cannot reach MongoDB is queued
-   * to be retried in the background. Never throws.
+   * What is owed is written down on the local disk first, then charges and give-backs still under
+   * way are waited for, so what they granted is given back too, and the meter refuses any later
+   * charge. A refund that cannot reach MongoDB is retried in the background until it lands, by this
+   * process or, should it die, by the next one started on the same disk. Never throws.
    */
   refundAll(): Promise<void>;
+  /** Makes what the call charged final, once it has succeeded: units counted in the process are then written. */
+  settleAll(): void;
 }
 
 /**
@@ -132,24 +134,6 @@ export function createCallMeter(deps: {
     return { granted: result.granted, quota: quotaState(result.used, limit, now) };
   };
 
-  /** Gives back what `charge` holds; when MongoDB cannot be reached, queues it. Never throws. */
-  const refund = async (charge: HeldCharge) => {
-    const refunded = (units: number) => metrics.quotaRefunded(charge.quota, units);
-    try {
-      refunded(await store.refundCharge(charge, charge.units));
-    } catch (error) {
-      if (error instanceof Unavailable) {
-        store.refundInBackground(charge, logger, refunded);
-        return;
-      }
-      logger.error('could not refund a failed call', {
-        counter_id: charge.counterId,
-        charge_id: charge.chargeId,
-        error,
-      });
-    }
-  };
-
   /** Whether this process last saw room for `want` on the counter; a hint, never a grant. */
   const roomLastSeen = (quota: QuotaKey, want: number): boolean => {
     const limit = limits.daily_quotas[quota];
@@ -193,10 +177,28 @@ export function createCallMeter(deps: {
     },
     refundAll: async () => {
       ended = true;
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      const owed = held.filter((charge) => charge.units !== 0);
+      // Written down before anything else: the call may be answered before these land (its
+      // deadline, src/mcp/run-tool.ts), and the process may die.
+      const charges = held.filter((charge) => charge.units !== 0);
+      const owed = store.oweRefunds(charges);
       held.length = 0;
-      await Promise.all(owed.map(refund));
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await Promise.all(
+        owed.map((debt, index) => {
+          const charge = charges[index] as HeldCharge;
+          if (charge.units === 0) {
+            debt.landed();
+            return undefined;
+          }
+          return store.refundOwed(debt, charge.units, logger, (units) =>
+            metrics.quotaRefunded(charge.quota, units),
+          );
+        }),
+      );
+    },
+    settleAll: () => {
+      for (const charge of held) if (charge.units !== null) store.settleCharge(charge, charge.units);
+      held.length = 0;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { QuotaKey, QuotaLimit } from '../plans.js';
 import { BackgroundRetries } from '../stores/background-retries.js';
 import type { CounterFields } from '../stores/bounded-counter.js';
+import type { PendingRefunds } from '../stores/pending-refunds.js';
 import type { QuotaCountersStore } from '../stores/quota-counters.js';
 import { RecentMap } from '../stores/recent-map.js';
 import { UsageTally } from './usage-tally.js';
@@ -29,6 +30,12 @@ export interface ChargeRef {
  */
 function countsInProcess(limit: QuotaLimit): limit is null {
   return limit === null;
+}
+
+/** A refund written down as owed (`QuotaCounters.oweRefunds`): `landed` crosses it off. */
+export interface OwedRefund {
+  charge: ChargeRef;
+  landed: () => void;
 }
 
 export interface QuotaCharge {
@@ -72,11 +79,16 @@ export class QuotaCounters {
   /** Units counted on quotas without a limit, not yet written. */
   private readonly tally: UsageTally;
 
-  /** `logger` hears of counted units that could not be written (`UsageTally`). */
+  /**
+   * `logger` hears of counted units that could not be written (`UsageTally`). `pendingRefunds` keeps
+   * the refunds owed on the local disk until they land; without it (a process that serves no
+   * calls, a test of the counters alone) they are kept in memory only.
+   */
   constructor(
     private readonly store: QuotaCountersStore,
     logger: Logger,
     clock: () => number = () => performance.now(),
+    private readonly pendingRefunds?: PendingRefunds,
   ) {
     this.tally = new UsageTally({
       write: (counterId, amount, writeId, fields) => store.addCounted(counterId, amount, writeId, fields),
@@ -147,41 +159,97 @@ export class QuotaCounters {
    */
   async giveBack(charge: ChargeRef, heldUnits: number, amount: number): Promise<number> {
     const { counterId, chargeId } = charge;
-    if (charge.countedInProcess) return this.tally.count(counterId, -amount);
+    if (charge.countedInProcess) return this.tally.release(counterId, amount);
     return this.sawUsed(counterId, await this.store.giveBack(counterId, chargeId, heldUnits, amount));
   }
 
   /**
    * Gives back everything `charge` still holds, exactly once whoever calls and however often (see
    * `takeBackCharge`). `heldUnits` is what the caller believes it holds, or `null` when it cannot
-   * know (the charge or a give-back failed without an answer): the journal is read then. Returns
-   * the units given back.
+   * know (the charge or a give-back failed without an answer, or is still under way): the charge is
+   * then cancelled first, so that its command cannot land after this looked for it, and the journal
+   * is read. Returns the units given back.
    */
   async refundCharge(charge: ChargeRef, heldUnits: number | null): Promise<number> {
     if (charge.countedInProcess) {
       // Counting in the process either happens or is undone, so `null` means nothing was counted.
       const units = heldUnits ?? 0;
-      this.tally.uncount(charge.counterId, units);
+      this.tally.release(charge.counterId, units);
       return units;
     }
+    if (heldUnits === null) await this.store.cancel(charge.counterId, charge.chargeId, charge.createWith);
     return this.store.takeBack(charge.counterId, charge.chargeId, heldUnits);
   }
 
+  /** Makes what a successful call's charge holds final: units counted in the process are then written. */
+  settleCharge(charge: ChargeRef, heldUnits: number): void {
+    if (charge.countedInProcess) this.tally.commit(charge.counterId, heldUnits);
+  }
+
   /**
-   * Retries `refundCharge` in the background until MongoDB answers (the refund of a failed call
-   * that could not reach it). Safe however often it runs, thanks to the journal. The queue lives
-   * in this process: if the process dies first, the refund is lost, as `queued a quota refund` in
-   * the log says (docs/search-semantics.md, Metering, explains why that is acceptable).
-   * `onRefunded` learns the units given back once the retry lands.
+   * Writes down, on the local disk, that the charges of a call that failed are owed back, before
+   * anything is tried (the call may be answered, and the process may die, before they land).
+   * Returns one debt per charge, to settle with `refundOwed`. Charges counted in the process need
+   * none: they die with it.
    */
-  refundInBackground(charge: ChargeRef, logger: Logger, onRefunded: (units: number) => void): void {
-    this.refundRetries.add({
-      run: async () => {
-        onRefunded(await this.refundCharge(charge, null));
-      },
-      logger,
-      fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
-    });
+  oweRefunds(charges: readonly ChargeRef[]): OwedRefund[] {
+    const kept = charges.filter((charge) => !charge.countedInProcess);
+    const landed =
+      this.pendingRefunds?.keep(
+        kept.map((charge) => ({ counter: charge.counterId, charge: charge.chargeId, units: null })),
+      ) ?? [];
+    return charges.map((charge) => ({ charge, landed: landed[kept.indexOf(charge)] ?? (() => undefined) }));
+  }
+
+  /**
+   * Gives back what `owed.charge` holds (`heldUnits`, or `null` when unknown) and crosses it off the
+   * disk. When MongoDB cannot be reached it is retried in the background, oldest first, until it
+   * lands; `onRefunded` learns the units given back. Never throws.
+   */
+  async refundOwed(
+    owed: OwedRefund,
+    heldUnits: number | null,
+    logger: Logger,
+    onRefunded: (units: number) => void,
+  ): Promise<void> {
+    const { charge, landed } = owed;
+    const refund = async () => {
+      onRefunded(await this.refundCharge(charge, heldUnits));
+      landed();
+    };
+    try {
+      await refund();
+    } catch (error) {
+      if (error instanceof Unavailable) {
+        this.refundRetries.add({
+          run: refund,
+          logger,
+          fields: { counter_id: charge.counterId, charge_id: charge.chargeId },
+        });
+        return;
+      }
+      logger.error('could not refund a failed call', {
+        counter_id: charge.counterId,
+        charge_id: charge.chargeId,
+        error,
+      });
+    }
+  }
+
+  /**
+   * Finishes the refunds that processes of this host left owed when they died, in the background;
+   * a server calls it once at start. Each is safe however often it is made.
+   */
+  refundLeftovers(logger: Logger): void {
+    for (const { record, landed } of this.pendingRefunds?.adoptLeftovers() ?? []) {
+      const charge = {
+        counterId: record.counter,
+        chargeId: record.charge,
+        countedInProcess: false,
+        createWith: fieldsOfCounter(record.counter),
+      };
+      void this.refundOwed({ charge, landed }, record.units, logger, () => undefined);
+    }
   }
 
   /**
@@ -250,6 +318,12 @@ export function newChargeId(): string {
 /** The counter of `quota` on the UTC day of `now`. */
 function counterIdFor(accountId: string, quota: QuotaKey, now: Date): string {
   return `${accountId}:${quota}:${isoDate(now)}`;
+}
+
+/** The fields of the counter `counterIdFor` named, for creating it from its id alone (a refund left on disk). */
+function fieldsOfCounter(counterId: string): CounterFields {
+  const [day = '', quota = '', ...account] = counterId.split(':').reverse();
+  return counterFields(account.reverse().join(':'), quota as QuotaKey, new Date(`${day}T00:00:00.000Z`));
 }
 
 function counterFields(accountId: string, quota: QuotaKey, now: Date): CounterFields {

@@ -22,7 +22,9 @@ interface Tally {
   /** The counter's `used` as MongoDB last answered this process, and when (by the clock). */
   stored: number | undefined;
   storedAt: number;
-  /** Units counted here and not in any write yet; negative after give-backs. */
+  /** Units of calls still under way: written only once their call succeeds (`commit`). */
+  held: number;
+  /** Units of calls that succeeded, not in any write yet. */
   unsent: number;
   /**
    * The write of earlier units, under way (`done`) or failed and waiting to be sent again with the
@@ -37,11 +39,13 @@ interface Tally {
  * Units counted on quotas without a limit, written to their counters in batches. Such a counter
  * protects nothing, it only reports, so a busy process need not write every call's units as they
  * come: it adds them up per counter and writes the sum at most WRITE_COUNTS_AFTER_MS later, one
- * write per counter however many calls it covers. A `used` it reports is MongoDB's figure, at most
- * STORED_FIGURE_FRESH_MS old (older, it writes first and waits), plus what it counted since; so
- * another process's units show within about a second, as identity changes do. A unit counted and
- * not yet written is lost if the process dies (a clean stop writes everything first:
- * `writeAll`). Holds at most `maxCounters` tallies, each a few hundred bytes.
+ * write per counter however many calls it covers. A call's units are held in memory until the call
+ * has succeeded (`commit`) and only then join a write, so a call that fails is never written, even
+ * by a process that dies before it could write a give-back. A `used` it reports is MongoDB's
+ * figure, at most STORED_FIGURE_FRESH_MS old (older, it writes first and waits), plus what it
+ * counted since; so another process's units show within about a second, as identity changes do. A
+ * unit counted and not yet written is lost if the process dies (a clean stop writes everything
+ * first: `writeAll`). Holds at most `maxCounters` tallies, each a few hundred bytes.
  */
 export class UsageTally {
   private readonly tallies = new Map<string, Tally>();
@@ -59,36 +63,33 @@ export class UsageTally {
   ) {}
 
   /**
-   * Counts `units` (negative to give back) on `counterId`; returns its `used` after. Waits for a
-   * write only when this process has no fresh figure for the counter; if that write fails, the
-   * units are not counted and the error is thrown.
+   * Holds `units` on `counterId` for a call under way; returns its `used` after, as reported (the
+   * call's own units included). Waits for a write only when this process has no fresh figure for
+   * the counter; if that write fails, nothing is held and the error is thrown. The call then either
+   * `commit`s the units or `release`s them.
    */
   async count(counterId: string, units: number, fields?: CounterFields): Promise<number> {
     const tally = this.tallyOf(counterId, fields);
-    tally.unsent += units;
-    this.writeLater();
-    if (!this.isFresh(tally)) {
-      try {
-        await this.send(counterId, tally);
-      } catch (error) {
-        tally.unsent -= units;
-        throw error;
-      }
-    }
-    return (tally.stored ?? 0) + unwritten(tally);
+    if (!this.isFresh(tally)) await this.send(counterId, tally);
+    tally.held += units;
+    return usedAsReported(tally);
   }
 
   /**
-   * Takes back `units` counted earlier (a failed call's), without waiting for MongoDB. The tally may
-   * be opened again for this, past `maxCounters`: only calls still under way give back.
+   * Gives back `units` held by a call under way (a call that failed, or the unused part of a page),
+   * without waiting for MongoDB; returns the counter's `used` as reported after.
    */
-  uncount(counterId: string, units: number): void {
-    let tally = this.tallies.get(counterId);
-    if (tally === undefined) {
-      tally = emptyTally(undefined);
-      this.tallies.set(counterId, tally);
-    }
-    tally.unsent -= units;
+  release(counterId: string, units: number): number {
+    const tally = this.heldTally(counterId);
+    tally.held -= units;
+    return usedAsReported(tally);
+  }
+
+  /** Makes the `units` a call held final, once the call has succeeded: they are written within WRITE_COUNTS_AFTER_MS. */
+  commit(counterId: string, units: number): void {
+    const tally = this.heldTally(counterId);
+    tally.held -= units;
+    tally.unsent += units;
     this.writeLater();
   }
 
@@ -105,6 +106,9 @@ export class UsageTally {
 
   /** Writes everything counted, waiting for the writes; a clean stop calls this before closing MongoDB. */
   async writeAll(): Promise<void> {
+    // Everything owed goes now: the write planned for later would find nothing to send.
+    clearTimeout(this.writing);
+    this.writing = undefined;
     await Promise.all(
       [...this.tallies].map(async ([counterId, tally]) => {
         try {
@@ -122,6 +126,16 @@ export class UsageTally {
 
   private isFresh(tally: Tally): boolean {
     return tally.stored !== undefined && this.options.clock() - tally.storedAt <= STORED_FIGURE_FRESH_MS;
+  }
+
+  /** The tally holding a call's units: kept while anything is held (`forgetIdle`). */
+  private heldTally(counterId: string): Tally {
+    let tally = this.tallies.get(counterId);
+    if (tally === undefined) {
+      tally = emptyTally(undefined);
+      this.tallies.set(counterId, tally);
+    }
+    return tally;
   }
 
   private tallyOf(counterId: string, fields: CounterFields | undefined): Tally {
@@ -160,10 +174,11 @@ export class UsageTally {
     return sending.done;
   }
 
-  /** Drops the tallies that owe nothing and whose figure is no longer fresh. */
+  /** Drops the tallies that hold and owe nothing and whose figure is no longer fresh. */
   private forgetIdle(): void {
     for (const [counterId, tally] of this.tallies) {
-      if (!owes(tally) && tally.sending === undefined && !this.isFresh(tally)) this.tallies.delete(counterId);
+      const idle = tally.held === 0 && !owes(tally) && tally.sending === undefined;
+      if (idle && !this.isFresh(tally)) this.tallies.delete(counterId);
     }
   }
 
@@ -197,7 +212,19 @@ export class UsageTally {
 
 /** A tally with nothing counted and no figure from MongoDB yet. */
 function emptyTally(fields: CounterFields | undefined): Tally {
-  return { stored: undefined, storedAt: Number.NEGATIVE_INFINITY, unsent: 0, sending: undefined, fields };
+  return {
+    stored: undefined,
+    storedAt: Number.NEGATIVE_INFINITY,
+    held: 0,
+    unsent: 0,
+    sending: undefined,
+    fields,
+  };
+}
+
+/** The `used` this process reports: MongoDB's figure, plus what it counted since, held units included. */
+function usedAsReported(tally: Tally): number {
+  return (tally.stored ?? 0) + unwritten(tally) + tally.held;
 }
 
 /** Units counted here that MongoDB has not confirmed: not sent yet, or in a write not answered. */

@@ -90,7 +90,10 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
 
   const resourceServer = mcpResourceServer(issuer);
   const https = new URL(issuer).protocol === 'https:';
-  const metadataFetches = new AddressLimiter({ perMinute: config.CLIENT_METADATA_FETCHES_PER_MINUTE });
+  const metadataFetches = new AddressLimiter(services.addressBudgets, {
+    name: 'metadata_fetch',
+    perMinute: config.CLIENT_METADATA_FETCHES_PER_MINUTE,
+  });
   const endSessionPages = signOutPages({ users: services.users, https });
 
   const configuration: Configuration = {
@@ -162,12 +165,12 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
         ack: 'draft-02',
         // An unauthenticated request makes the server fetch a URL: each fetch spends from the
         // requester's budget (CLIENT_METADATA_FETCHES_PER_MINUTE); a cached document costs nothing.
-        allowFetch: (ctx: KoaContextWithOIDC, clientId: string) => {
+        allowFetch: async (ctx: KoaContextWithOIDC, clientId: string) => {
           if (!config.localDevelopment && !mayFetchFrom(clientId)) return false;
-          const verdict = metadataFetches.spend(ctx.ip, Date.now());
-          if (!verdict.limited) return true;
-          ctx.set({ 'Retry-After': String(verdict.retryAfterSeconds) });
-          throw new TooManyMetadataFetches(verdict.retryAfterSeconds);
+          const decision = await metadataFetches.spend(ctx.ip, new Date());
+          if (decision.allowed) return true;
+          ctx.set({ 'Retry-After': String(decision.retryAfterSeconds) });
+          throw new TooManyMetadataFetches(decision.retryAfterSeconds);
         },
         cacheDuration: { min: 60, max: 24 * 3600 },
       },

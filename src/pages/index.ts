@@ -36,7 +36,11 @@ export function createPages(deps: {
   router.get(STYLESHEET_PATH, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').type('css').send(PAGES_CSS);
   });
-  router.post(SIGN_IN_FORM_PATHS, limitSignInForms(deps.config.SIGN_IN_FORMS_PER_MINUTE));
+  const signInForms = new AddressLimiter(deps.services.addressBudgets, {
+    name: 'sign_in_forms',
+    perMinute: deps.config.SIGN_IN_FORMS_PER_MINUTE,
+  });
+  router.post(SIGN_IN_FORM_PATHS, limitSignInForms(signInForms, context.now));
   router.use(PAGE_PATHS, express.urlencoded({ extended: false, limit: MAX_FORM_BYTES, parameterLimit: 50 }));
   router.use(interactionRoutes(context));
   router.use(signupRoutes(context));
@@ -50,17 +54,16 @@ export function createPages(deps: {
  * counted per client address (`req.ip`, as TRUST_PROXY says) before their body is even read, and
  * beyond SIGN_IN_FORMS_PER_MINUTE refused with 429 (docs/security.md).
  */
-function limitSignInForms(perMinute: number): RequestHandler {
-  const limiter = new AddressLimiter({ perMinute });
-  return (req, res, next) => {
-    const verdict = limiter.spend(req.ip ?? 'unknown', Date.now());
-    if (!verdict.limited) return next();
-    res.set('Retry-After', String(verdict.retryAfterSeconds));
+function limitSignInForms(limiter: AddressLimiter, clock: () => Date): RequestHandler {
+  return async (req, res, next) => {
+    const decision = await limiter.spend(req.ip ?? 'unknown', clock());
+    if (decision.allowed) return next();
+    res.set('Retry-After', String(decision.retryAfterSeconds));
     messagePage(
       res,
       429,
       'Too many attempts',
-      `Too many sign-in attempts from your network. Try again in ${verdict.retryAfterSeconds} seconds.`,
+      `Too many sign-in attempts from your network. Try again in ${decision.retryAfterSeconds} seconds.`,
     );
   };
 }

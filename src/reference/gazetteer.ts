@@ -6,6 +6,8 @@ import { countries as countryList } from 'countries-list';
 import alpha3Codes from 'countries-list/minimal/countries.2to3.min.json' with { type: 'json' };
 import type { LocationDoc } from '../domain/documents.js';
 import { foldKey } from '../domain/fold.js';
+import { trimEdges } from '../domain/words.js';
+import { NameIndex, Utf8Texts } from './compact-names.js';
 import placeNames from './place-names.json' with { type: 'json' };
 
 /**
@@ -98,7 +100,9 @@ function countryIndex(code: string): number {
 
 for (const [code, country] of Object.entries(countryList)) {
   const index = countryIndex(code);
-  const extra = (placeNames.countries as Record<string, { aliases: string[] } | undefined>)[code];
+  const extra = (
+    placeNames.countries as Record<string, { aliases: string[]; adjectives?: string[] } | undefined>
+  )[code];
   const alpha3 = (alpha3Codes as Record<string, string | undefined>)[code];
   for (const name of [
     code,
@@ -107,6 +111,7 @@ for (const [code, country] of Object.entries(countryList)) {
     country.native,
     ...(country.alias ?? []),
     ...(extra?.aliases ?? []),
+    ...(extra?.adjectives ?? []),
   ]) {
     if (name) countryByName.set(nameKey(name), index);
   }
@@ -139,8 +144,9 @@ class CityTable {
   country = new Uint16Array(1 << 16);
   /** Index into `regions`, or -1. */
   region = new Int32Array(1 << 16);
-  readonly names: string[] = [];
-  readonly byName = new Map<string, number | number[]>();
+  readonly names = new Utf8Texts();
+  /** About 220,000 names: the cities' own, their ASCII forms, our aliases, alternate names of large cities. */
+  readonly byName = new NameIndex(250_000);
 
   add(row: {
     id: number;
@@ -159,18 +165,13 @@ class CityTable {
     this.population[slot] = row.population;
     this.country[slot] = row.country;
     this.region[slot] = row.region;
-    this.names.push(row.name);
+    this.names.add(row.name);
     return slot;
   }
 
   addName(name: string, slot: number): void {
     const key = nameKey(name);
-    if (!key) return;
-    const found = this.byName.get(key);
-    if (found === undefined) this.byName.set(key, slot);
-    else if (typeof found === 'number') {
-      if (found !== slot) this.byName.set(key, [found, slot]);
-    } else if (!found.includes(slot)) found.push(slot);
+    if (key) this.byName.add(key, slot);
   }
 
   /** Gives back the room the arrays grew into beyond the last city (up to half of them). */
@@ -181,12 +182,12 @@ class CityTable {
     this.population = this.population.slice(0, this.size);
     this.country = this.country.slice(0, this.size);
     this.region = this.region.slice(0, this.size);
+    this.names.trim();
+    this.byName.trim();
   }
 
   slotsNamed(key: string): readonly number[] {
-    const found = this.byName.get(key);
-    if (found === undefined) return [];
-    return typeof found === 'number' ? [found] : found;
+    return this.byName.get(key);
   }
 
   private grow(): void {
@@ -207,34 +208,41 @@ class CityTable {
 
 const table = new CityTable();
 
-/** Calls `onRow` with the byte ranges of each line's tab-separated fields, reading the file in chunks. */
+/**
+ * Calls `onRow` with each line of the file and the positions of its tabs, reading the file in
+ * chunks through one buffer (an unfinished line is moved to its start): nothing is allocated per
+ * chunk, so loading leaves no garbage buffers behind in the process's memory.
+ */
 function eachTsvRow(file: string, onRow: (line: Buffer, tabs: readonly number[]) => void): void {
+  const tabs: number[] = [];
+  const row = (line: Buffer) => {
+    tabs.length = 0;
+    for (let tab = line.indexOf(9); tab !== -1; tab = line.indexOf(9, tab + 1)) tabs.push(tab);
+    onRow(line, tabs);
+  };
   const fd = openSync(file, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    let carried = Buffer.alloc(0);
-    const tabs: number[] = [];
+    let buffer = Buffer.allocUnsafe(1 << 20);
+    let filled = 0;
     for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      const data = read === 0 ? carried : Buffer.concat([carried, chunk.subarray(0, read)]);
-      let start = 0;
-      for (;;) {
-        let end = data.indexOf(10, start);
-        if (end === -1) {
-          if (read > 0) break;
-          end = data.length;
-        }
-        if (end > start) {
-          const line = data.subarray(start, end);
-          tabs.length = 0;
-          for (let tab = line.indexOf(9); tab !== -1; tab = line.indexOf(9, tab + 1)) tabs.push(tab);
-          onRow(line, tabs);
-        }
-        start = end + 1;
-        if (start >= data.length) break;
+      if (filled === buffer.length) {
+        const longer = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(longer);
+        buffer = longer;
       }
-      if (read === 0) return;
-      carried = Buffer.from(data.subarray(Math.min(start, data.length)));
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+      const data = buffer.subarray(0, filled + read);
+      let start = 0;
+      for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10, start)) {
+        if (newline > start) row(data.subarray(start, newline));
+        start = newline + 1;
+      }
+      if (read === 0) {
+        if (data.length > start) row(data.subarray(start));
+        return;
+      }
+      buffer.copyWithin(0, start, data.length);
+      filled = data.length - start;
     }
   } finally {
     closeSync(fd);
@@ -291,7 +299,7 @@ function cityAt(slot: number): City {
   const regionEntry = region === -1 ? undefined : regions[region];
   return {
     id: table.ids[slot] as number,
-    name: table.names[slot] as string,
+    name: table.names.text(slot),
     region: regionEntry?.name ?? null,
     regionCode: regionEntry?.code ?? null,
     countryCode: country.code,
@@ -397,14 +405,9 @@ const WORK_ARRANGEMENT =
 /** What separates alternatives in location text: "Munich / Berlin", "London or Remote". */
 const ALTERNATIVES = /\/|\||;|&|\s[-–]\s|\bor\b|\band\b/i;
 
-/** Spaces, dashes and colons around a part; trimmed by a scan, as a pattern anchored at the end is quadratic. */
+/** Spaces, dashes and colons around a part. */
 function withoutEdgePunctuation(part: string): string {
-  const edge = (character: string | undefined) => character !== undefined && /[\s\-–:]/.test(character);
-  let start = 0;
-  let end = part.length;
-  while (start < end && edge(part[start])) start++;
-  while (end > start && edge(part[end - 1])) end--;
-  return part.slice(start, end);
+  return trimEdges(part, (character) => /[\s\-–:]/.test(character));
 }
 
 /** The text without brackets and words about the work arrangement, its parts joined by commas. */
@@ -439,6 +442,111 @@ export function placeInText(text: string): ResolvedPlace | undefined {
     }
   }
   return undefined;
+}
+
+/** Cities at least this populous are candidates for a misspelt place name (about 4,800 of them). */
+const CLOSE_SPELLING_FROM = 100_000;
+
+/** A name a misspelling may be close to, and the people of the place it names. */
+interface Candidate {
+  key: string;
+  population: number;
+}
+
+/** The names a misspelling may be close to, built on the first misspelt place (the seed never needs it). */
+let closeSpellingCandidates: Candidate[] | undefined;
+
+function candidatesForCloseSpellings(): Candidate[] {
+  if (closeSpellingCandidates) return closeSpellingCandidates;
+  const candidates: Candidate[] = [];
+  for (const [key, index] of countryByName) {
+    candidates.push({ key, population: (countries[index] as Country).population });
+  }
+  for (const [key, indices] of regionsByName) {
+    for (const index of indices) candidates.push({ key, population: (regions[index] as Region).population });
+  }
+  for (let slot = 0; slot < table.size; slot++) {
+    const population = table.population[slot] as number;
+    if (population >= CLOSE_SPELLING_FROM)
+      candidates.push({ key: nameKey(table.names.text(slot)), population });
+  }
+  closeSpellingCandidates = candidates;
+  return candidates;
+}
+
+/**
+ * Edits between `a` and `b` (insertions, deletions, substitutions, and swaps of neighbours, each
+ * one), or `limit + 1` as soon as it is sure to exceed `limit`.
+ */
+function editsWithin(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (before[j - 2] as number) + 1);
+      }
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The place a misspelt name most likely means (docs/search-semantics.md, "Places"): the country,
+ * region, or city of at least CLOSE_SPELLING_FROM people whose name is fewest edits away, with the
+ * same first letter, one edit for names of up to 10 letters and two beyond, the most populous
+ * among equals. Stricter than the titles' `fuzziness: AUTO`: a name that is no place ("Narnia",
+ * "Neverland") must stay unrecognised rather than become a far-away town. Names under 4 letters
+ * are not corrected.
+ */
+export function closestPlace(text: string): ResolvedPlace | undefined {
+  const key = nameKey(text);
+  if (key.length < 4) return undefined;
+  const limit = key.length <= 10 ? 1 : 2;
+  let best: Candidate | undefined;
+  let bestEdits = limit + 1;
+  for (const candidate of candidatesForCloseSpellings()) {
+    if (candidate.key[0] !== key[0]) continue;
+    const edits = editsWithin(key, candidate.key, limit);
+    if (edits < bestEdits || (edits === bestEdits && best && candidate.population > best.population)) {
+      best = candidate;
+      bestEdits = edits;
+    }
+  }
+  // The corrected name is then read as if typed: a city in its namesake region is that city.
+  return best && bestEdits <= limit ? resolvePlace(best.key) : undefined;
+}
+
+/** A first-level region by its GeoNames code (`US.NY`), or undefined. */
+export function regionByCode(code: string): ResolvedPlace | undefined {
+  const index = regionIndexByCode.get(code);
+  return index === undefined ? undefined : regionPlace(index);
+}
+
+/** How a note names a place: "Munich, Germany", "Bavaria, Germany", "Germany". */
+export function placeName(place: ResolvedPlace): string {
+  switch (place.kind) {
+    case 'city':
+      return cityShortDisplay(place.city);
+    case 'region':
+      return `${place.region}, ${countryNameOf(place.countryCode)}`;
+    case 'country':
+      return place.countryName;
+  }
 }
 
 /** A city by name, and country when given: the seed's and the tests' way to name one. */

@@ -1,14 +1,17 @@
 import { analyse, matchKey } from '../domain/analysis.js';
+import { EXPERIENCE_LEVELS, type ExperienceLevel } from '../domain/enums.js';
 import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
  * The reviewed vocabulary of `vocabulary.json` (abbreviations and synonyms of titles, other names
  * of skills and industries), compiled once at start into the analysed forms the search reads typed
- * filters with. Loading checks the bounds that keep every query small: a typed form means at most
- * MAX_MEANINGS phrases, and each form appears once per section.
+ * filters with. Loading checks the bounds that keep every query small: a typed title form means at
+ * most MAX_MEANINGS phrases (each a clause), another name of a skill or industry at most MAX_NAMES
+ * names (the keys of one `terms` clause), and each form appears once per section.
  */
 
 export const MAX_MEANINGS = 4;
+export const MAX_NAMES = 12;
 
 /** A phrase of a title, analysed: its words in order. */
 export type Phrase = readonly string[];
@@ -19,6 +22,8 @@ export interface TitleTerm {
   /** The phrases it is read as, analysed, the typed form first; `labels` in the same order. */
   phrases: readonly Phrase[];
   labels: readonly string[];
+  /** What a note says it was read as: the meanings, unless they only repeat the typed form ("AI"). */
+  meaning: readonly string[];
 }
 
 export interface Alias {
@@ -48,13 +53,14 @@ function byTypedForm<Value>(
   entries: readonly Entry[],
   key: (form: string) => string,
   value: (form: string, entry: Entry) => Value,
+  maxMeanings = MAX_MEANINGS,
 ): Map<string, Value> {
   const values = new Map<string, Value>();
   for (const entry of entries) {
     if (entry.typed.length === 0 || entry.means.length === 0)
       fail(section, 'an entry needs typed forms and meanings');
-    if (entry.means.length > MAX_MEANINGS)
-      fail(section, `"${entry.typed[0]}" means more than ${MAX_MEANINGS} things`);
+    if (entry.means.length > maxMeanings)
+      fail(section, `"${entry.typed[0]}" means more than ${maxMeanings} things`);
     for (const form of entry.typed) {
       const formKey = key(form);
       if (formKey === '' || values.has(formKey)) fail(section, `"${form}" is empty or listed twice`);
@@ -80,7 +86,7 @@ function titleTerms(section: string, entries: readonly Entry[]) {
           labels.push(meaning);
         }
       }
-      return { typed, phrases, labels };
+      return { typed, phrases, labels, meaning: phrases.length > 1 ? entry.means : [] };
     },
   );
 }
@@ -94,6 +100,7 @@ function aliases(section: string, entries: readonly Entry[]) {
       names: entry.means,
       keys: entry.means.map(matchKey),
     }),
+    MAX_NAMES,
   );
 }
 
@@ -121,6 +128,21 @@ export const ROLE_NOUNS_WITH_SPECIALTY: { phrases: readonly Phrase[]; labels: re
 export const NOT_SPECIALTIES: ReadonlySet<string> = new Set(roleNouns.not_specialties.flatMap(analyse));
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(vocabulary.stop_words.words);
+
+/** Employers' own level numbers ("II", "3", "L4"), left out of a title with a note. */
+export const IGNORED_LEVEL_WORDS: ReadonlySet<string> = new Set(vocabulary.levels.ignored.flatMap(analyse));
+
+/** Level words titles do not spell out, by their analysed typed form ("mid level"): the experience levels they mean. */
+export const EXPERIENCE_LEVEL_WORDS: ReadonlyMap<string, readonly ExperienceLevel[]> = new Map(
+  vocabulary.levels.experience_levels.flatMap((entry) => {
+    const levels = entry.levels.map((level) => {
+      if (!(EXPERIENCE_LEVELS as readonly string[]).includes(level))
+        fail('levels.experience_levels', `"${level}" is not an experience level`);
+      return level as ExperienceLevel;
+    });
+    return entry.typed.map((form) => [analyse(form).join(' '), levels] as const);
+  }),
+);
 
 /** Other names of skills, by match key ("k8s" → Kubernetes). */
 export const SKILL_ALIASES: ReadonlyMap<string, Alias> = aliases('skills', vocabulary.skills.entries);

@@ -95,7 +95,7 @@ const skillsParam = z
   .array(text(60))
   .max(MAX_SKILLS, { error: `can hold at most ${MAX_SKILLS} skills` })
   .describe(
-    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them, by name ignoring case, accents, punctuation and plurals, or by a common other name ("k8s", "postgres", "JS", "golang"); notes say how a name was read.`,
+    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them, by name ignoring case, accents, punctuation, plurals and versions ("Python 3"), by a common other name ("k8s", "postgres", "JS", "golang", "AWS Lambda"), by each name of "Kubernetes (k8s)" or "GCP/BigQuery", or as the skills of a field ("ML", "cloud", "frontend"); notes say how a name was read.`,
   );
 
 const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
@@ -107,7 +107,7 @@ const radiusKmParam = wholeNumberBetween(1, 200).describe(
 );
 
 const locationParam = text(100).describe(
-  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München"). A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). An unrecognised place gives no results and a note.',
+  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München", "German"); a group of countries or an area ("Europe", "EMEA", "DACH", "Nordics", "Bay Area"); or a work arrangement, alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). A misspelt name is read as the closest place and notes say so; an unrecognised place gives no results and a note.',
 );
 
 const industryParam = text(100).describe(
@@ -124,7 +124,7 @@ const leadFilterShape = {
   title: text(200)
     .optional()
     .describe(
-      'Job title words, each in the title in any order and case, e.g. "backend engineer". Plurals, hyphens and common abbreviations are understood ("ML engineers", "front-end dev", "CTO"); beside a specialty, engineer and developer are read alike. A misspelling is read with close spellings when nothing matches as typed. notes say how the title was read.',
+      'Job title words, each in the title in any order and case, e.g. "backend engineer". Plurals, hyphens and common abbreviations are understood ("ML engineers", "front-end dev", "CTO", "Sr."/"Jr."); beside a specialty, engineer and developer are read alike; "A/B" means either; an employer\'s level numbers ("Software Engineer II") are left out: use experience_level. When nothing matches as typed, the title is read with close spellings, with a word no title has as a skill ("javascript developer"), and with the place or "(Remote)" of a job-board title as filters. notes say how the title was read.',
     ),
   location: locationParam.optional(),
   radius_km: radiusKmParam.optional(),

@@ -3,7 +3,7 @@ import { ALL_ROLES_FACET, countsFrom, industryFacet, placeFacet, skillFacet } fr
 import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
-import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { type FallbackSearch, fallbackSearch, type SecondResponse } from './fallback.js';
 import { addClause, addReading, buildLeadFilter, type FilterClauses } from './lead-query.js';
 import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 
@@ -62,6 +62,7 @@ export function buildCompanyRanking(
     ranked: { index: 'leads', body: leadsRankingBody(filter, args.min_open_roles, page, withTotal) },
   });
   const fallback = fallbackSearch(clauses, (filter) => onLeads(filter, true).ranked.body);
+  const onLeadsBody = (body: SearchBody): RankingRequest => ({ ...page, ranked: { index: 'leads', body } });
   const facet = options.rollups && !clauses.unknownPlace ? rolledUpFacet(args) : undefined;
   let body: RankingRequest;
   if (facet === undefined) body = onLeads(clauses.filter, true);
@@ -72,7 +73,11 @@ export function buildCompanyRanking(
     body,
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallback && { body: onLeads(clauses.fuzzy.filter, true), typos: fallback.typos },
+    fallback: fallback && {
+      body: onLeadsBody(fallback.body),
+      readings: fallback.readings,
+      rebuild: (replaced) => onLeadsBody(fallback.rebuild(replaced)),
+    },
   };
 }
 
@@ -254,28 +259,28 @@ function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses 
   return clauses;
 }
 
-export interface RankedCompany {
+interface RankedCompany {
   companyId: string;
   openRoles: number;
 }
 
 /** A page of the ranking, whichever index answered. */
-export interface Ranking {
+/** A ranking; read on the leads, with what a second reading found, for its notes. */
+export interface Ranking extends SecondResponse {
   total: number;
   /** The page's companies, in order. */
   companies: RankedCompany[];
   /** Set when `total` is estimated: the estimate's margin at 95%, as a fraction of it. */
   estimate?: { margin: number; partitions: number };
-  /** The term suggestions of a fuzzy reading, for its notes. */
-  suggest?: unknown;
 }
 
 interface LeadsRankingResponse {
   aggregations?: {
     ranked?: { buckets: Array<{ key: string | number; doc_count: number }> };
     company_total?: { count: number };
+    second_readings?: unknown;
   };
-  suggest?: unknown;
+  suggest?: SecondResponse['suggest'];
 }
 
 interface RollupHitsResponse {
@@ -323,6 +328,9 @@ export function readCompanyRanking(
       openRoles: bucket.doc_count,
     })),
     ...(leads.suggest !== undefined ? { suggest: leads.suggest } : {}),
+    ...(leads.aggregations?.second_readings !== undefined
+      ? { aggregations: { second_readings: leads.aggregations.second_readings } }
+      : {}),
   };
 }
 

@@ -17,6 +17,14 @@ export interface TermsBuckets {
   buckets: Array<{ key: string | number; doc_count: number }>;
 }
 
+/** A `term` on one value, a `terms` on several, a clause matching nothing on none. */
+export function valuesClause(field: string, values: readonly string[]): Query {
+  if (values.length === 0) return { match_none: {} };
+  return values.length === 1
+    ? { term: { [field]: values[0] as string } }
+    : { terms: { [field]: [...values] } };
+}
+
 export function totalHits(total: number | { value: number } | undefined): number {
   if (total === undefined) return 0;
   return typeof total === 'number' ? total : total.value;

@@ -1,43 +1,95 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchBody } from './es.js';
-import { type FuzzyFilter, typoNotes } from './text-filters.js';
+import {
+  anyOf,
+  keptChoices,
+  type SecondAnswer,
+  type SecondReading,
+  secondReadingNotes,
+} from './text-filters.js';
 
 /**
- * The second reading of a search (docs/search-semantics.md, "Typos"): the same search with the
- * words taken as typed made fuzzy, run only when the first reading found nothing, so a search
- * that finds something costs one Elasticsearch request and a misspelt one two. Its term
- * suggesters travel in the same request and say which spellings were found, for the notes.
+ * The second reading of a search (docs/search-semantics.md, "The second reading"): the same
+ * search with its text filters read again (words taken as typed made fuzzy; a title's places,
+ * work arrangement and skills), run only when the first reading found nothing, so a search that
+ * finds something costs one Elasticsearch request and one that finds nothing two. Its term
+ * suggesters and a count of what each way of reading a title found travel in the same request,
+ * for the notes. When ways of reading a title of different preference both found something, a
+ * third request keeps the preferred ones only (docs/decisions/second-reading.md).
  */
 export interface FallbackSearch<Body = SearchBody> {
   body: Body;
-  typos: FuzzyFilter[];
+  readings: SecondReading[];
+  /** The same search with some filters' second clauses replaced. */
+  rebuild: (clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>) => Body;
 }
 
+/** The aggregation counting each choice of the second reading. */
+const CHOICES = 'second_readings';
+
 /**
- * The fuzzy reading of a search built by `bodyOf` from its filters, or none when no filter can be
- * fuzzed or the place is unknown (which matches nothing however the words are read).
+ * The second reading of a search built by `bodyOf` from its filters, or none when no filter can
+ * be read another way or the place is unknown (which matches nothing however the words are read).
  */
 export function fallbackSearch(
   clauses: {
     unknownPlace: boolean;
-    fuzzy: { filter: estypes.QueryDslQueryContainer[]; typos: FuzzyFilter[] };
+    second: { filter: estypes.QueryDslQueryContainer[]; readings: SecondReading[] };
   },
   bodyOf: (filter: estypes.QueryDslQueryContainer[]) => SearchBody,
 ): FallbackSearch | undefined {
-  const { typos, filter } = clauses.fuzzy;
-  if (typos.length === 0 || clauses.unknownPlace) return undefined;
-  const suggest = Object.assign({}, ...typos.map((typo) => typo.suggest));
-  return { body: { ...bodyOf(filter), suggest }, typos: [...typos] };
+  const { readings, filter } = clauses.second;
+  if (readings.length === 0 || clauses.unknownPlace) return undefined;
+  const suggest = Object.assign({}, ...readings.map((reading) => reading.suggest));
+  const withSuggest = (body: SearchBody) => (Object.keys(suggest).length > 0 ? { ...body, suggest } : body);
+  const body = withSuggest(bodyOf(filter));
+  const choices = readings.flatMap((reading) => reading.choices ?? []);
+  if (choices.length > 1) {
+    body.aggs = {
+      ...body.aggs,
+      [CHOICES]: {
+        filters: { filters: Object.fromEntries(choices.map((choice) => [choice.name, choice.clause])) },
+      },
+    };
+    if (body.filter_path) body.filter_path = [...[body.filter_path].flat(), `aggregations.${CHOICES}`];
+  }
+  return {
+    body,
+    readings: [...readings],
+    rebuild: (replaced) => withSuggest(bodyOf(filter.map((clause) => replaced.get(clause) ?? clause))),
+  };
 }
 
-interface WithSuggestions {
-  suggest?: Record<string, Array<{ text: string; options?: unknown }>>;
+/** The titles whose second reading kept fewer choices than found something, with the clause of those kept. */
+function narrowed(readings: readonly SecondReading[], answer: SecondAnswer) {
+  const replaced = new Map<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>();
+  for (const reading of readings) {
+    if (!reading.choices || !answer.found) continue;
+    const kept = keptChoices(reading.choices, answer);
+    const found = reading.choices.filter((choice) => (answer.found?.(choice.name) ?? 0) > 0);
+    if (kept.length < found.length) replaced.set(reading.clause, anyOf(kept.map((choice) => choice.clause)));
+  }
+  return replaced;
+}
+
+/** What a response to a second reading carries for its notes (a tool's own answer may pass it on). */
+export interface SecondResponse {
+  suggest?: SecondAnswer['suggest'];
+  aggregations?: Record<string, unknown>;
+}
+
+function answerOf(response: SecondResponse): SecondAnswer {
+  const buckets = (response.aggregations?.[CHOICES] as { buckets?: Record<string, { doc_count: number }> })
+    ?.buckets;
+  return {
+    ...(response.suggest ? { suggest: response.suggest } : {}),
+    ...(buckets ? { found: (name: string) => buckets[name]?.doc_count } : {}),
+  };
 }
 
 /**
- * Runs the first reading and, only when `found` says it found nothing and there is a fuzzy
- * reading, the fuzzy one; `notes` say how the fuzzy reading read the typed words when it found
- * something.
+ * Runs the first reading and, only when `found` says it found nothing and there is a second
+ * reading, the second; `notes` say how the second read the typed words when it found something.
  */
 export async function searchWithFallback<Response, Body = SearchBody>(
   search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
@@ -45,10 +97,13 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   found: (response: Response) => boolean,
 ): Promise<{ response: Response; notes: string[] }> {
   const first = await run(search.body);
-  if (!search.fallback || found(first)) return { response: first, notes: [] };
-  const second = await run(search.fallback.body);
-  return {
-    response: second,
-    notes: found(second) ? typoNotes(search.fallback.typos, (second as WithSuggestions).suggest) : [],
-  };
+  const fallback = search.fallback;
+  if (!fallback || found(first)) return { response: first, notes: [] };
+  const second = await run(fallback.body);
+  if (!found(second)) return { response: second, notes: [] };
+  const answer = answerOf(second as SecondResponse);
+  const notes = [...new Set(secondReadingNotes(fallback.readings, answer))];
+  const replaced = narrowed(fallback.readings, answer);
+  if (replaced.size === 0) return { response: second, notes };
+  return { response: await run(fallback.rebuild(replaced)), notes };
 }

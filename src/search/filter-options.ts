@@ -41,15 +41,17 @@ export function readTopIndustries(response: TopIndustriesResponse): LabelCount[]
 /** What the free-text filters understand (docs/search-semantics.md, "How text is read"), for the assistant. */
 const TEXT_FILTERS = {
   title:
-    'Words of the role title (also hiring_for_title), in any order and case; plurals, hyphens and punctuation are ignored and common abbreviations and synonyms are read (ML, AI, SRE, QA, UX/UI, BI, CTO, CISO, sysadmin, front-end, full stack, dev ops, dotnet/.NET, C#, golang, node). Beside a specialty, engineer, developer and dev are read alike ("java engineer" finds Java Developer); alone, each is read as typed.',
+    'Words of the role title (also hiring_for_title), in any order and case; plurals, hyphens and punctuation are ignored and common abbreviations and synonyms are read (ML, AI, SRE, QA, UX/UI, BI, CTO, CISO, sysadmin, front-end, full stack, dev ops, dotnet/.NET, C#, golang, node, web, mobile). Beside a specialty, engineer, developer and dev are read alike ("java engineer" finds Java Developer); alone, each is read as typed. Levels: Sr/Snr is Senior, Jr/junior/entry level is Junior, Graduate or Associate, mid-level is experience_level Mid, and an employer\'s level numbers (II, 3, L4) are left out: use experience_level. "Backend/Platform Engineer" means either; " / " between titles means either title. Gender markers ((m/w/d)) are ignored.',
   skills:
-    'Roles needing any of the skills; a skill is matched by its name ignoring case, spaces, punctuation and plurals ("rest api" finds REST APIs, "nodejs" finds Node.js) or by a common other name (k8s, postgres, JS, TS, reactjs, sklearn, Google Cloud).',
+    'Roles needing any of the skills; a skill is matched by its name ignoring case, spaces, punctuation, plurals and a version ("rest api" finds REST APIs, "nodejs" finds Node.js, "Python 3" finds Python), by a common other name (k8s, postgres, JS, TS, reactjs, sklearn, Google Cloud, AWS Lambda), by each name of "Kubernetes (k8s)" or "GCP/BigQuery", or as a field\'s skills (ML, AI, cloud, frontend, GenAI).',
+  location:
+    'A city, region or country (name, alias, adjective or ISO code), a group of countries or an area (Europe, EMEA, EU, DACH, Nordics, Benelux, CEE, UK&I, APAC, LATAM, North America, Bay Area, US East Coast), or a work arrangement alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A misspelt place is read as the closest one; notes say how a location was read.',
   industry:
     'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance).',
   company_name:
     'Part of the company name (name in search_companies, company_name in search_signals), any case.',
   misspellings:
-    'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
+    'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off), and a title also with a word no title has as a skill ("javascript developer": developer roles listing JavaScript) and with the place or work arrangement of a job-board title as filters ("Data Engineer - London", "(Remote)"); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
 };
 
 /** The `get_filter_options` result: the fixed lists exactly as the filters accept them, plus industries from the data. */

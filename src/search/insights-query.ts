@@ -105,13 +105,18 @@ export function buildInsightsQuery(
   });
   const views = options.rollups && !clauses.unknownPlace ? insightsViews(args) : undefined;
   const fallback = fallbackSearch(clauses, (filter) => onLeads(filter).body);
+  const onLeadsBody = (body: SearchBody): InsightsRequest => ({ index: 'leads', body });
   return {
     body: views
       ? { index: 'rollups', body: rollupInsightsBody(args, views, clauses.filter, aggs) }
       : onLeads(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallback && { body: onLeads(clauses.fuzzy.filter), typos: fallback.typos },
+    fallback: fallback && {
+      body: onLeadsBody(fallback.body),
+      readings: fallback.readings,
+      rebuild: (replaced) => onLeadsBody(fallback.rebuild(replaced)),
+    },
   };
 }
 

@@ -2,12 +2,13 @@ import type { estypes } from '@elastic/elasticsearch';
 import { daysBefore, isoDate } from '../domain/calendar.js';
 import type { Currency } from '../domain/enums.js';
 import { InvalidArgument } from '../errors.js';
-import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
-import { type FuzzyFilter, readIndustry, readSkills, readTitle, type TextReading } from './text-filters.js';
+import { cityOf, locationClauses, readLocation } from './location-filter.js';
+import { readIndustry, readSkills, type SecondReading, type TextReading } from './text-filters.js';
+import { readTitle } from './title-reading.js';
 
 /**
  * Pure builders for queries on the leads index (docs/search-semantics.md, "Matching"). Each clause
@@ -22,10 +23,10 @@ export interface FilterClauses {
   /** The location was not recognised: the query matches nothing and the caller may skip it. */
   unknownPlace: boolean;
   /**
-   * The second reading (`src/search/fallback.ts`): the same filters with the words taken as typed
-   * made fuzzy, and what was fuzzed.
+   * The second reading (`src/search/fallback.ts`): the same filters with the text filters read
+   * again (words taken as typed made fuzzy, a title's other readings), and those readings.
    */
-  fuzzy: { filter: Query[]; typos: FuzzyFilter[] };
+  second: { filter: Query[]; readings: SecondReading[] };
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
@@ -37,60 +38,54 @@ export function sinceDaysAgoClause(field: string, days: number, now: Date): Quer
 }
 
 /**
- * A location filter. `field` names the parameter in errors (`location` or
- * `filters.location`). With a radius the place must be a city: a region or country has no
- * single centre to measure from, so that is an error on the location; a place that is not
- * recognised at all is not an error but an empty result with a note, as without a radius.
+ * A location filter, read by `readLocation` (docs/search-semantics.md, "Places"). `field` names
+ * the parameter in errors (`location` or `filters.location`). With a radius the place must be a
+ * city: a region, country or area has no single centre to measure from, so that is an error on the
+ * location; a place that is not recognised at all is not an error but an empty result with a note,
+ * as without a radius.
  */
 function placeClauses(
   location: string,
   radiusKm: number | undefined,
   fieldPrefix: string,
 ): Pick<FilterClauses, 'filter' | 'notes' | 'unknownPlace'> {
-  const place = resolvePlace(location);
-  if (!place) {
+  const reading = readLocation(location, true);
+  if (!reading) {
     return {
       filter: [{ match_none: {} }],
       notes: [
-        `The location "${location}" was not recognised, so no roles match. Use a city, region or country name or an ISO country code, e.g. "Berlin", "Bavaria", "Germany" or "DE".`,
+        `The location "${location}" was not recognised, so no roles match. Use a city, region or country name or an ISO country code, a group of countries or "remote", e.g. "Berlin", "Bavaria", "Germany", "DE", "DACH" or "Remote UK".`,
       ],
       unknownPlace: true,
     };
   }
-  if (radiusKm === undefined) {
-    return { filter: [{ term: { 'location.keys': placeKey(place) } }], notes: [], unknownPlace: false };
-  }
-  if (place.kind !== 'city') {
-    const what = place.kind === 'region' ? 'a region' : 'a country';
+  const notes = reading.note ? [reading.note] : [];
+  if (radiusKm === undefined) return { filter: locationClauses(reading), notes, unknownPlace: false };
+  const city = cityOf(reading);
+  if (!city) {
+    const what = reading.place ? `a ${reading.place.kind}` : 'not one city';
     throw new InvalidArgument(
       `${fieldPrefix}location`,
-      `"${location}" is ${what}, but radius_km measures from a city. Name a city in location, or leave radius_km out to search the whole ${place.kind}.`,
+      `"${location}" is ${what}, but radius_km measures from a city. Name a city in location, or leave radius_km out to search the whole ${reading.place?.kind ?? 'area'}.`,
     );
   }
-  return {
-    filter: [
-      {
-        geo_distance: {
-          distance: `${radiusKm}km`,
-          'location.geo': { lat: place.city.lat, lon: place.city.lon },
-        },
-      },
-    ],
-    notes: [],
-    unknownPlace: false,
+  const geo: Query = {
+    geo_distance: { distance: `${radiusKm}km`, 'location.geo': { lat: city.lat, lon: city.lon } },
   };
+  return { filter: [geo, ...locationClauses({ ...reading, keys: [] })], notes, unknownPlace: false };
 }
 
-/** Adds a clause to both readings; a text filter's fuzzy form, its note and what it fuzzes. */
-export function addClause(clauses: FilterClauses, clause: Query, fuzzy: Query = clause): void {
+/** Adds a clause to both readings. */
+export function addClause(clauses: FilterClauses, clause: Query, second: Query = clause): void {
   clauses.filter.push(clause);
-  clauses.fuzzy.filter.push(fuzzy);
+  clauses.second.filter.push(second);
 }
 
+/** Adds a text filter: its clause, its second reading and its note. */
 export function addReading(clauses: FilterClauses, reading: TextReading): void {
-  addClause(clauses, reading.clause, reading.fuzzy?.clause);
+  addClause(clauses, reading.clause, reading.second?.clause);
   if (reading.note) clauses.notes.push(reading.note);
-  if (reading.fuzzy) clauses.fuzzy.typos.push(reading.fuzzy);
+  if (reading.second) clauses.second.readings.push(reading.second);
 }
 
 /**
@@ -114,7 +109,7 @@ export function buildLeadFilter(
     filter: [OPEN_ROLES],
     notes: [],
     unknownPlace: false,
-    fuzzy: { filter: [OPEN_ROLES], typos: [] },
+    second: { filter: [OPEN_ROLES], readings: [] },
   };
   if (filters.location !== undefined) {
     const place = placeClauses(filters.location, filters.radius_km, fieldPrefix);

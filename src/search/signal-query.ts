@@ -45,7 +45,7 @@ export function buildSignalSearch(
     filter: [],
     notes: [],
     unknownPlace: false,
-    fuzzy: { filter: [], typos: [] },
+    second: { filter: [], readings: [] },
   };
   if (args.countries?.length) addClause(clauses, { terms: { country: args.countries } });
   if (args.categories?.length) addClause(clauses, { terms: { category: args.categories } });

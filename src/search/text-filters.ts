@@ -1,196 +1,83 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { analyse, matchKey } from '../domain/analysis.js';
+import { matchKey } from '../domain/analysis.js';
 import { foldKey } from '../domain/fold.js';
-import { InvalidArgument } from '../errors.js';
-import {
-  type Alias,
-  INDUSTRY_ALIASES,
-  LONGEST_TITLE_TERM,
-  NOT_SPECIALTIES,
-  type Phrase,
-  ROLE_NOUNS_ALONE,
-  ROLE_NOUNS_WITH_SPECIALTY,
-  SKILL_ALIASES,
-  STOP_WORDS,
-  TITLE_TERMS,
-} from '../reference/vocabulary.js';
-import type { Query } from './es.js';
+import { listInWords } from '../domain/words.js';
+import { type Alias, INDUSTRY_ALIASES, SKILL_ALIASES } from '../reference/vocabulary.js';
+import { type Query, valuesClause } from './es.js';
 
 /**
- * How the typed text filters (title, skills, industry, company name) are read
- * (docs/search-semantics.md, "How text is read"). Each reading gives the clause of the first
- * search, a note when an abbreviation or synonym was expanded, and, where a word was taken as
- * typed, a fuzzy clause for the second reading that runs only when the first finds nothing.
- * Every clause count is bounded: at most MAX_TITLE_WORDS words, each read as at most
- * MAX_MEANINGS + 1 phrases; at most 10 skills of as many meanings; one industry.
+ * How the typed text filters are read (docs/search-semantics.md, "How text is read"): skills,
+ * industry and company name here, the title in `title-reading.ts`. Each reading gives the clause
+ * of the first search, a note when what was typed was read as something else, and, where some of
+ * it can be read another way, a second reading that runs only when the first finds nothing. Every
+ * clause count is bounded: at most 10 skills of at most MAX_SKILL_PARTS parts, each read as at
+ * most MAX_NAMES names; one industry.
  */
 
-export const MAX_TITLE_WORDS = 12;
-
 /** Core fuzziness: 1 edit for words of 3 to 5 characters, 2 beyond; the first letter as typed. */
-const FUZZY = { fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 } as const;
-const FUZZABLE_LENGTH = 3;
+export const FUZZY = { fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 } as const;
+export const FUZZABLE_LENGTH = 3;
+/** Parts of one typed skill read on their own: "Kubernetes (k8s)", "GCP/BigQuery". */
+const MAX_SKILL_PARTS = 4;
 
 type TypoSubject = 'title' | 'skill' | 'industry' | 'company name';
 
-/** The fuzzy form of one filter, and the term suggesters that say which spellings it found. */
-export interface FuzzyFilter {
+/**
+ * One way of reading a title in the second request, counted there: only the most preferred
+ * (lowest `tier`) of those that found something are kept and noted (src/search/fallback.ts).
+ */
+export interface Choice {
+  /** Unique within the request: the bucket of the `second_readings` aggregation. */
+  name: string;
+  tier: number;
+  clause: Query;
+  /** The choice with the words made fuzzy, whose note the term suggesters word; else `note`. */
+  typo?: true;
+  note?: string;
+}
+
+/**
+ * The second reading of one filter (src/search/fallback.ts): its clause, the term suggesters that
+ * say which spellings its fuzzy words found, and, for a title, the choices its clause is any of.
+ */
+export interface SecondReading {
   clause: Query;
   subject: TypoSubject;
   typed: string;
   suggest: Record<string, estypes.SearchFieldSuggester>;
+  choices?: Choice[];
 }
 
 export interface TextReading {
   clause: Query;
   note?: string;
-  fuzzy?: FuzzyFilter;
+  second?: SecondReading;
   /** The match keys a skills or industry reading looks for (what the company roll-ups count). */
   keys?: string[];
 }
 
-function suggester(field: string, text: string): estypes.SearchFieldSuggester {
+export function suggester(field: string, text: string): estypes.SearchFieldSuggester {
   return {
     text,
     term: { field, suggest_mode: 'missing', size: 1, prefix_length: 1, min_word_length: FUZZABLE_LENGTH },
   };
 }
 
-function anyOf(clauses: Query[]): Query {
+export function anyOf(clauses: readonly Query[]): Query {
   return clauses.length === 1
     ? (clauses[0] as Query)
-    : { bool: { should: clauses, minimum_should_match: 1 } };
+    : { bool: { should: [...clauses], minimum_should_match: 1 } };
 }
 
-/** Phrases of a title as clauses on `title_terms`: single words as one `terms`, longer ones as phrases. */
-function phrasesClause(phrases: readonly Phrase[]): Query {
-  const single = phrases.filter((phrase) => phrase.length === 1).map((phrase) => phrase[0] as string);
-  const clauses: Query[] = phrases
-    .filter((phrase) => phrase.length > 1)
-    .map((phrase) => ({ match_phrase: { title_terms: phrase.join(' ') } }));
-  if (single.length === 1) clauses.unshift({ term: { title_terms: single[0] as string } });
-  if (single.length > 1) clauses.unshift({ terms: { title_terms: single } });
-  return anyOf(clauses);
+export function allOf(clauses: readonly Query[]): Query {
+  return { bool: { filter: [...clauses] } };
 }
 
-/** A part of a typed title: a word as typed, or a vocabulary term read as several phrases. */
-type Concept =
-  | { kind: 'word'; word: string }
-  | { kind: 'role'; word: string }
-  | { kind: 'term'; typed: string; phrases: readonly Phrase[]; meaning: readonly string[] };
-
-/** Vocabulary terms (longest typed form first), role nouns and the other words, stop words dropped. */
-function concepts(words: readonly string[]): Concept[] {
-  const found: Concept[] = [];
-  let index = 0;
-  while (index < words.length) {
-    const word = words[index] as string;
-    const term = ROLE_NOUNS_ALONE.has(word) ? undefined : longestTermAt(words, index);
-    if (term) {
-      const meaning = term.labels.filter((_, position) => position > 0);
-      found.push({ kind: 'term', typed: term.typed.join(' '), phrases: term.phrases, meaning });
-      index += term.typed.length;
-      continue;
-    }
-    if (ROLE_NOUNS_ALONE.has(word)) found.push({ kind: 'role', word });
-    else if (!STOP_WORDS.has(word)) found.push({ kind: 'word', word });
-    index += 1;
-  }
-  return found;
-}
-
-function longestTermAt(words: readonly string[], index: number) {
-  for (let length = Math.min(LONGEST_TITLE_TERM, words.length - index); length >= 1; length--) {
-    const term = TITLE_TERMS.get(words.slice(index, index + length).join(' '));
-    if (term) return term;
-  }
-  return undefined;
-}
-
-/**
- * A role noun names one job with its specialty ("frontend engineer" or "frontend developer"), so
- * beside a specialty it reads as either; beside rank words only ("senior engineer") it stays as typed.
- */
-function withRoleNouns(found: Concept[]): Concept[] {
-  const hasSpecialty = found.some(
-    (concept) => concept.kind === 'term' || (concept.kind === 'word' && !NOT_SPECIALTIES.has(concept.word)),
-  );
-  return found.map((concept): Concept => {
-    if (concept.kind !== 'role') return concept;
-    if (hasSpecialty) {
-      return {
-        kind: 'term',
-        typed: concept.word,
-        phrases: ROLE_NOUNS_WITH_SPECIALTY.phrases,
-        meaning: ROLE_NOUNS_WITH_SPECIALTY.labels,
-      };
-    }
-    const alone = ROLE_NOUNS_ALONE.get(concept.word);
-    if (!alone) return { kind: 'word', word: concept.word };
-    const meaning = alone.labels.filter((_, position) => position > 0);
-    if (meaning.length === 0) return { kind: 'word', word: concept.word };
-    return { kind: 'term', typed: concept.word, phrases: alone.phrases, meaning };
-  });
-}
-
-function quotedList(items: readonly string[], last: 'or' | 'and'): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`;
-}
-
-/**
- * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in
- * any order. `field` names the parameter in errors.
- */
-export function readTitle(typed: string, field: string): TextReading {
-  const words = analyse(typed);
-  if (words.length === 0) return { clause: { match_none: {} } };
-  let found = withRoleNouns(concepts(words));
-  // A title of stop words only ("The") is searched as typed rather than as no filter at all.
-  if (found.length === 0) found = words.map((word) => ({ kind: 'word', word }));
-  if (found.length > MAX_TITLE_WORDS) {
-    throw new InvalidArgument(
-      field,
-      `has ${found.length} words once read; at most ${MAX_TITLE_WORDS} are searched. Keep the main words of the title, e.g. "senior data engineer".`,
-    );
-  }
-  const clauses = found.map((concept) =>
-    concept.kind === 'term' ? phrasesClause(concept.phrases) : { term: { title_terms: concept.word } },
-  );
-  const expanded = found.flatMap((concept) =>
-    concept.kind === 'term' && concept.meaning.length > 0
-      ? [`"${concept.typed}" as ${quotedList(concept.meaning, 'or')}`]
-      : [],
-  );
-  const fuzzable = found.flatMap((concept) =>
-    concept.kind === 'word' && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
-  );
-  const reading: TextReading = { clause: { bool: { filter: clauses } } };
-  if (expanded.length > 0) reading.note = titleNote(typed, found, expanded);
-  if (fuzzable.length > 0) {
-    reading.fuzzy = {
-      clause: {
-        bool: {
-          filter: found.map((concept, index) =>
-            concept.kind === 'word' && fuzzable.includes(concept.word)
-              ? { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } }
-              : (clauses[index] as Query),
-          ),
-        },
-      },
-      subject: 'title',
-      typed,
-      suggest: { typo_title: suggester('title_terms', fuzzable.join(' ')) },
-    };
-  }
-  return reading;
-}
-
-function titleNote(typed: string, found: readonly Concept[], expanded: readonly string[]): string {
-  const only = found[0];
-  if (found.length === 1 && only?.kind === 'term') {
-    return `Read the title "${typed}" as ${quotedList(only.meaning, 'or')}.`;
-  }
-  return `Read the title "${typed}" with ${quotedList(expanded, 'and')}.`;
+/** The skill(s) a typed name reads as: its alias's names, or its own match key. */
+export function skillKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
+  const key = matchKey(text);
+  const alias = SKILL_ALIASES.get(key);
+  return alias ? { keys: alias.keys, names: alias.names } : { keys: key === '' ? [] : [key] };
 }
 
 interface KeyedReading {
@@ -201,26 +88,71 @@ interface KeyedReading {
   asTyped: string[];
 }
 
-function readKeys(typed: readonly string[], aliases: ReadonlyMap<string, Alias>): KeyedReading {
+/**
+ * Brackets and commas always part a typed skill; a slash or "&" only between single words of 3
+ * letters or more ("GCP/BigQuery", not "CI/CD" or "SAP S/4HANA").
+ */
+function skillParts(text: string): string[] {
+  const parts = text
+    .split(/[()[\],;|]/)
+    .flatMap((part) => {
+      const sides = part.split(/[/&]/).map((side) => side.trim());
+      return sides.length > 1 && sides.every((side) => /^[\p{L}\p{N}.#+-]{3,}$/u.test(side)) ? sides : [part];
+    })
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  return parts.length > 1 ? parts.slice(0, MAX_SKILL_PARTS) : [];
+}
+
+/**
+ * A version after a name: "Python 3", "Postgres 15", "Angular 2+", "Python 3.11", ".NET 8"; a
+ * major of at most two digits, so that "Office 365" and "ISO 27001" stay names.
+ */
+const VERSION = /(?<=\S)\s+v?\d{1,2}(?:\.(?:\d+|x))*\+?$/i;
+
+/**
+ * The names a typed skill also reads as, beside itself: each of its parts, and each without its
+ * version, with the label a note gives it. Documents list skills without versions.
+ */
+function otherForms(text: string): Array<{ keys: readonly string[]; label: string }> {
+  const pieces = [text, ...skillParts(text)];
+  const forms = pieces.flatMap((piece) => [piece, piece.replace(VERSION, '')]).slice(1);
+  return forms.flatMap((form) => {
+    const read = skillKeys(form);
+    return read.keys.length === 0
+      ? []
+      : [{ keys: read.keys, label: listInWords(read.names ?? [form], 'or') }];
+  });
+}
+
+function readKeys(
+  typed: readonly string[],
+  aliases: ReadonlyMap<string, Alias>,
+  parts: boolean,
+): KeyedReading {
   const reading: KeyedReading = { keys: [], expanded: [], asTyped: [] };
   for (const text of typed) {
     const key = matchKey(text);
     const alias = aliases.get(key);
     if (alias) {
       reading.keys.push(...alias.keys);
-      reading.expanded.push(`"${text}" as ${quotedList(alias.names, 'or')}`);
-    } else if (key !== '') {
-      reading.keys.push(key);
-      reading.asTyped.push(key);
+      reading.expanded.push(`"${text}" as ${listInWords(alias.names, 'or')}`);
+      continue;
     }
+    if (key === '') continue;
+    reading.keys.push(key);
+    reading.asTyped.push(key);
+    const others = (parts ? otherForms(text) : []).filter((form) => !form.keys.includes(key));
+    if (others.length === 0) continue;
+    const labels: string[] = [];
+    for (const form of others) {
+      reading.keys.push(...form.keys);
+      if (!labels.some((label) => foldKey(label) === foldKey(form.label))) labels.push(form.label);
+    }
+    reading.expanded.push(`"${text}" as ${listInWords(labels, 'or')}`);
   }
   reading.keys = [...new Set(reading.keys)];
   return reading;
-}
-
-function keysClause(field: string, keys: readonly string[]): Query {
-  if (keys.length === 0) return { match_none: {} };
-  return keys.length === 1 ? { term: { [field]: keys[0] as string } } : { terms: { [field]: [...keys] } };
 }
 
 function fuzzyKeys(
@@ -228,12 +160,12 @@ function fuzzyKeys(
   reading: KeyedReading,
   subject: TypoSubject,
   typed: string,
-): FuzzyFilter | undefined {
+): SecondReading | undefined {
   const fuzzable = reading.asTyped.filter((key) => key.length >= FUZZABLE_LENGTH);
   if (fuzzable.length === 0) return undefined;
   return {
     clause: anyOf([
-      keysClause(field, reading.keys),
+      valuesClause(field, reading.keys),
       ...fuzzable.map((key) => ({ fuzzy: { [field]: { value: key, ...FUZZY } } })),
     ]),
     subject,
@@ -244,25 +176,28 @@ function fuzzyKeys(
   };
 }
 
-/** `skills`: roles needing any of them, each by its name or one of its other names. */
+/**
+ * `skills`: roles needing any of them, each by its name or one of its other names, and by the
+ * parts and versionless name of what was typed ("Kubernetes (k8s)", "Python 3").
+ */
 export function readSkills(skills: readonly string[]): TextReading {
-  const reading = readKeys(skills, SKILL_ALIASES);
-  const result: TextReading = { clause: keysClause('skills_key', reading.keys), keys: reading.keys };
+  const reading = readKeys(skills, SKILL_ALIASES, true);
+  const result: TextReading = { clause: valuesClause('skills_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) {
-    result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${quotedList(reading.expanded, 'and')}.`;
+    result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${listInWords(reading.expanded, 'and')}.`;
   }
-  const fuzzy = fuzzyKeys('skills_key', reading, 'skill', skills.join(', '));
-  if (fuzzy) result.fuzzy = fuzzy;
+  const second = fuzzyKeys('skills_key', reading, 'skill', skills.join(', '));
+  if (second) result.second = second;
   return result;
 }
 
 /** `industry`: the industry by its name or one of its other names. */
 export function readIndustry(industry: string): TextReading {
-  const reading = readKeys([industry], INDUSTRY_ALIASES);
-  const result: TextReading = { clause: keysClause('industry_key', reading.keys), keys: reading.keys };
+  const reading = readKeys([industry], INDUSTRY_ALIASES, false);
+  const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
-  const fuzzy = fuzzyKeys('industry_key', reading, 'industry', industry);
-  if (fuzzy) result.fuzzy = fuzzy;
+  const second = fuzzyKeys('industry_key', reading, 'industry', industry);
+  if (second) result.second = second;
   return result;
 }
 
@@ -276,7 +211,7 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
   const literal = folded.replace(/[\\*?]/g, (character) => `\\${character}`);
   const reading: TextReading = { clause: { wildcard: { [nameKeyField]: { value: `*${literal}*` } } } };
   if (folded.replace(/[^\p{L}\p{N}]/gu, '').length >= FUZZABLE_LENGTH) {
-    reading.fuzzy = {
+    reading.second = {
       clause: { match: { [nameField]: { query: folded, operator: 'and', ...FUZZY } } },
       subject: 'company name',
       typed: part,
@@ -295,8 +230,8 @@ const TYPO_WORDING: Record<TypoSubject, string> = {
 
 type SuggestResponse = Record<string, Array<{ text: string; options?: unknown }>> | undefined;
 
-function corrections(filter: FuzzyFilter, suggest: SuggestResponse): Array<[string, string]> {
-  return Object.keys(filter.suggest).flatMap((key) =>
+function corrections(reading: SecondReading, suggest: SuggestResponse): Array<[string, string]> {
+  return Object.keys(reading.suggest).flatMap((key) =>
     (suggest?.[key] ?? []).flatMap((entry) => {
       const options = (Array.isArray(entry.options) ? entry.options : [entry.options]) as Array<
         { text?: string } | undefined
@@ -307,21 +242,46 @@ function corrections(filter: FuzzyFilter, suggest: SuggestResponse): Array<[stri
   );
 }
 
-/** One sentence per filter read fuzzily: what was typed and the spelling the index has instead. */
-export function typoNotes(filters: readonly FuzzyFilter[], suggest: SuggestResponse): string[] {
-  return filters.map((filter) => {
-    const fixes = corrections(filter, suggest);
-    if (fixes.length === 0) {
-      return `${TYPO_WORDING[filter.subject]} "${filter.typed}" exactly, so close spellings were searched.`;
-    }
-    const typos = quotedList(
-      fixes.map(([typo]) => `"${typo}"`),
-      'or',
+/** What was typed and the spelling the index has instead. */
+function typoNote(reading: SecondReading, suggest: SuggestResponse): string {
+  const fixes = corrections(reading, suggest);
+  if (fixes.length === 0) {
+    return `${TYPO_WORDING[reading.subject]} "${reading.typed}" exactly, so close spellings were searched.`;
+  }
+  const typos = listInWords(
+    fixes.map(([typo]) => `"${typo}"`),
+    'or',
+  );
+  const fixed = listInWords(
+    fixes.map(([, fix]) => `"${fix}"`),
+    'and',
+  );
+  return `${TYPO_WORDING[reading.subject]} ${typos}, so it was read as ${fixed}.`;
+}
+
+/** What the second request says: its term suggesters, and how many roles each choice found. */
+export interface SecondAnswer {
+  suggest?: SuggestResponse;
+  /** Roles found by each choice (`Choice.name`); unknown when the request did not count them. */
+  found?: (name: string) => number | undefined;
+}
+
+/** The choices of a title's second reading to keep: those of the most preferred tier that found something. */
+export function keptChoices(choices: readonly Choice[], answer: SecondAnswer): Choice[] {
+  const found = choices.filter((choice) => (answer.found?.(choice.name) ?? 1) > 0);
+  const tier = Math.min(...found.map((choice) => choice.tier));
+  return found.filter((choice) => choice.tier === tier);
+}
+
+/**
+ * The notes of a second reading that found something: per filter, the typo note, or for a title
+ * one per choice kept.
+ */
+export function secondReadingNotes(readings: readonly SecondReading[], answer: SecondAnswer): string[] {
+  return readings.flatMap((reading) => {
+    if (!reading.choices) return [typoNote(reading, answer.suggest)];
+    return keptChoices(reading.choices, answer).flatMap((choice) =>
+      choice.typo ? [typoNote(reading, answer.suggest)] : choice.note ? [choice.note] : [],
     );
-    const fixed = quotedList(
-      fixes.map(([, fix]) => `"${fix}"`),
-      'and',
-    );
-    return `${TYPO_WORDING[filter.subject]} ${typos}, so it was read as ${fixed}.`;
   });
 }

@@ -1,5 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import { createElasticsearchClient } from './elasticsearch.js';
 import { connectMongo, type MongoHandle } from './mongo.js';
 
@@ -9,10 +10,12 @@ export interface BackendClients {
   mongo: MongoHandle;
 }
 
+/** `logger` hears of a MongoDB client restarted because the driver was stuck (src/stores/mongo.ts). */
 export async function connectBackends(
   settings: Parameters<typeof connectMongo>[0] & Parameters<typeof createElasticsearchClient>[0],
+  logger?: Logger,
 ): Promise<BackendClients> {
-  return { elasticsearch: createElasticsearchClient(settings), mongo: await connectMongo(settings) };
+  return { elasticsearch: createElasticsearchClient(settings), mongo: await connectMongo(settings, logger) };
 }
 
 /** The backends as the process sees them whole: whether they answer, and letting them go. */

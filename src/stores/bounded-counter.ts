@@ -20,6 +20,11 @@ export interface CounterDoc {
    * a charge be taken back at most once (see `takeBackCharge`). Absent until one is made.
    */
   charges?: string[];
+  /**
+   * Ids of charges given up without knowing whether they landed (`cancelCharge`): such a charge can
+   * no longer land, however late its command reaches the server. The latest CHARGE_JOURNAL_LENGTH.
+   */
+  cancelled?: string[];
 }
 
 /**
@@ -67,6 +72,11 @@ function recordOf(entry: JournalEntry | undefined, amount: number) {
   };
 }
 
+/** The condition that keeps a cancelled charge (`cancelCharge`) from landing; none for other additions. */
+function unlessCancelled(entry: JournalEntry | undefined) {
+  return entry !== undefined && 'charge' in entry ? { cancelled: { $ne: entry.charge } } : {};
+}
+
 /** Fields stored once, when the counter is created (besides `used`, which starts at 0). */
 export type CounterFields = { expires_at: Date } & Record<string, unknown>;
 
@@ -88,7 +98,7 @@ export async function addWithin(
   if (amount > ceiling) return null;
   const tryAdd = async () => {
     const updated = await counters.findOneAndUpdate(
-      { _id: id, used: { $lte: ceiling - amount } },
+      { _id: id, used: { $lte: ceiling - amount }, ...unlessCancelled(entry) },
       { $inc: { used: amount }, ...recordOf(entry, amount) },
       { returnDocument: 'after', projection: { used: 1 } },
     );
@@ -117,7 +127,7 @@ export async function addUpTo(
   const usedAfterAll = await addWithin(counters, id, want, ceiling, fieldsOnCreate, entry);
   if (usedAfterAll !== null) return { added: want, used: usedAfterAll };
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
-    const current = await counters.findOne({ _id: id }, { projection: { used: 1 } });
+    const current = await counters.findOne({ _id: id }, { projection: { used: 1, cancelled: 1 } });
     if (current === null) {
       // The first addition of the day when `want` alone passes the ceiling: addWithin refused it
       // without creating the counter, and a compare-and-set never matches a missing document.
@@ -126,10 +136,11 @@ export async function addUpTo(
     }
     const { used } = current;
     const added = Math.min(want, ceiling - used);
-    if (added <= 0) return { added: 0, used };
+    const cancelled = entry !== undefined && 'charge' in entry && current.cancelled?.includes(entry.charge);
+    if (added <= 0 || cancelled) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
     const result = await counters.updateOne(
-      { _id: id, used },
+      { _id: id, used, ...unlessCancelled(entry) },
       { $inc: { used: added }, ...recordOf(entry, added) },
     );
     if (result.modifiedCount === 1) return { added, used: used + added };
@@ -195,6 +206,38 @@ export async function settleJournalled(
   journalId: string,
 ): Promise<void> {
   await counters.updateOne({ _id: id }, { $pull: { journal: journalId } });
+}
+
+/**
+ * Makes sure the charge `chargeId` can no longer land: recorded on the counter (created from
+ * `fieldsOnCreate` if missing), where every charge's update checks it. For a charge given up
+ * without an answer: its command may still reach the server later (stalled in the network, or
+ * queued in a backend that hangs), so `takeBackCharge` alone, which finds no entry yet, would leave
+ * it to land for good. After this, the charge has either landed already, and `takeBackCharge` finds
+ * its entry, or never will.
+ */
+export async function cancelCharge(
+  counters: Collection<CounterDoc>,
+  id: string,
+  chargeId: string,
+  fieldsOnCreate: CounterFields,
+): Promise<void> {
+  const cancel = (upsert: boolean) =>
+    counters.updateOne(
+      { _id: id },
+      {
+        $push: { cancelled: { $each: [chargeId], $slice: -CHARGE_JOURNAL_LENGTH } },
+        ...(upsert && { $setOnInsert: { ...fieldsOnCreate, used: 0 } }),
+      },
+      { upsert },
+    );
+  try {
+    await cancel(true);
+  } catch (error) {
+    // Created by another caller at the same moment: it is there now.
+    if (!isDuplicateKey(error)) throw error;
+    await cancel(false);
+  }
 }
 
 /**

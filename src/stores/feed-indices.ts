@@ -34,20 +34,50 @@ export interface BulkOutcome {
   failed: Array<{ id: string; reason: string }>;
 }
 
-/** One action's lines (an `index` and its document, already serialised, or a `delete`), and the document written. */
+/**
+ * One action (an `index` and its document, or a `delete`) as the pieces of its lines: text, and
+ * bytes already encoded (a document is encoded once, when its fingerprint is taken, and copied
+ * into the request); with the document written, for whoever watches what is written
+ * (src/ingest/rollups.ts).
+ */
 export interface BulkItem {
   id: string;
-  lines: string;
-  /** The document `lines` holds, for whoever watches what is written (src/ingest/rollups.ts). */
+  parts: ReadonlyArray<string | Uint8Array>;
   doc?: object;
 }
 
-export function indexItem(id: string, sourceJson: string, doc?: object): BulkItem {
-  return { id, lines: `{"index":{"_id":${JSON.stringify(id)}}}\n${sourceJson}\n`, ...(doc && { doc }) };
+/** The `index` action of the document `id` whose `_source` is `source` (or the concatenation of its pieces). */
+export function indexItem(
+  id: string,
+  source: string | ReadonlyArray<string | Uint8Array>,
+  doc?: object,
+): BulkItem {
+  const pieces = typeof source === 'string' ? [source] : source;
+  return { id, parts: [`{"index":{"_id":${JSON.stringify(id)}}}\n`, ...pieces, '\n'], ...(doc && { doc }) };
 }
 
 export function deleteItem(id: string): BulkItem {
-  return { id, lines: `{"delete":{"_id":${JSON.stringify(id)}}}\n` };
+  return { id, parts: [`{"delete":{"_id":${JSON.stringify(id)}}}\n`] };
+}
+
+/** The request body of `items`: one buffer, each part encoded or copied into it once. */
+function bulkBody(items: readonly BulkItem[]): Buffer {
+  let length = 0;
+  for (const item of items) {
+    for (const part of item.parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  }
+  const body = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (const item of items) {
+    for (const part of item.parts) {
+      if (typeof part === 'string') offset += body.write(part, offset);
+      else {
+        body.set(part, offset);
+        offset += part.length;
+      }
+    }
+  }
+  return body;
 }
 
 /**
@@ -72,7 +102,7 @@ export async function writeBulk(
         method: 'POST',
         path: `/${encodeURIComponent(index)}/_bulk`,
         querystring: { filter_path: 'errors,items.*.status,items.*.error.type,items.*.error.reason' },
-        bulkBody: pending.map((item) => item.lines).join(''),
+        bulkBody: bulkBody(pending),
       });
     } catch (error) {
       if (!lastTry && isRetryableRequestError(error)) continue;

@@ -8,17 +8,27 @@ import {
 } from 'mongodb';
 import type { Config } from '../config.js';
 import { Unavailable } from '../errors.js';
+import type { LogFields, Logger } from '../logger.js';
 
 export interface MongoHandle {
   client: MongoClient;
   db: Db;
 }
 
+/**
+ * A client for `settings`, connected if MongoDB answers (it connects by itself later otherwise).
+ * `logger` hears of a client restarted because the driver was stuck (`restartWhenDriverSticks`).
+ */
 export async function connectMongo(
   settings: Pick<Config, 'MONGODB_URI' | 'MONGODB_DB' | 'BACKEND_TIMEOUT_MS' | 'METRICS_PORT'>,
+  logger?: Logger,
 ): Promise<MongoHandle> {
   const client = new MongoClient(settings.MONGODB_URI, {
+    // Every stage of a command has its own bound: finding the server, waiting for a pooled
+    // connection, opening one, and each read of its answer (a connection silent that long is closed
+    // by the driver and replaced). Stages add up, so `databaseBackend` also bounds the whole call.
     serverSelectionTimeoutMS: settings.BACKEND_TIMEOUT_MS,
+    waitQueueTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     connectTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     socketTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     // Retryable writes stay on (the driver's default): on a replica set, MongoDB recognises a retried
@@ -29,6 +39,7 @@ export async function connectMongo(
     monitorCommands: settings.METRICS_PORT !== undefined,
   });
   boundOperationsBy(settings.BACKEND_TIMEOUT_MS);
+  restartWhenDriverSticks(client, logger);
   await client.connect().catch(() => undefined);
   return { client, db: client.db(settings.MONGODB_DB) };
 }
@@ -36,6 +47,91 @@ export async function connectMongo(
 /** Lets the connection go; a process calls it once, last. */
 export function disconnectMongo(handle: MongoHandle): Promise<void> {
   return handle.client.close();
+}
+
+/**
+ * The driver (mongodb 7.9) can leave a command waiting for ever: a command written to a connection
+ * that the server dropped a moment before waits for the socket to drain, and no timeout fires on a
+ * destroyed socket. Seen whenever MongoDB drops every connection at once (a restart). On a pooled
+ * connection, the connection stays checked out for the life of the process (`databaseBackend`
+ * answers the caller, but the pool never gets it back); in the server's monitor, the server stays
+ * unknown and every command fails until the process restarts. So: a heartbeat ends within its own
+ * timeouts (an awaited one within heartbeatFrequencyMS, plus connectTimeoutMS to connect and to
+ * read), and a connection is checked out for one command, whose reply comes within socketTimeoutMS;
+ * one that has not come back a second after twice that means the driver is stuck, and the client is
+ * closed and connected again, which builds a new monitor and pool. Collections keep working: each
+ * command reaches the server through the client. Uses the driver's public events only.
+ */
+export function restartWhenDriverSticks(
+  client: Pick<MongoClient, 'options' | 'on' | 'close' | 'connect'>,
+  logger: Logger | undefined,
+): void {
+  const { connectTimeoutMS, heartbeatFrequencyMS, socketTimeoutMS } = client.options;
+  let restarting = false;
+  const restart = async (stuck: string, fields: LogFields) => {
+    if (restarting) return;
+    restarting = true;
+    logger?.warn(`restarting the MongoDB client: ${stuck} is stuck`, fields);
+    try {
+      await client.close();
+      await client.connect();
+    } catch {
+      // MongoDB is away: the client connects by itself on the next command.
+    } finally {
+      restarting = false;
+    }
+  };
+
+  const heartbeats = new Map<string, NodeJS.Timeout>();
+  const heartbeatEnded = (event: { connectionId: string }) => {
+    clearTimeout(heartbeats.get(event.connectionId));
+    heartbeats.delete(event.connectionId);
+  };
+  client.on('serverHeartbeatStarted', (event) => {
+    heartbeatEnded(event);
+    const limitMs = (event.awaited ? heartbeatFrequencyMS : 0) + 2 * connectTimeoutMS + 1000;
+    const watchdog = setTimeout(
+      () => void restart('its monitor of a server', { server: event.connectionId }),
+      limitMs,
+    );
+    // A watchdog never keeps a process alive: a process that is stopping closes its client.
+    watchdog.unref();
+    heartbeats.set(event.connectionId, watchdog);
+  });
+  client.on('serverHeartbeatSucceeded', heartbeatEnded);
+  client.on('serverHeartbeatFailed', heartbeatEnded);
+
+  // When each connection now checked out was, by `performance.now()`; looked over now and then.
+  const checkedOut = new Map<string, number>();
+  const checkoutLimitMs = 2 * socketTimeoutMS + 1000;
+  let checkouts: NodeJS.Timeout | undefined;
+  const lookOverCheckouts = () => {
+    checkouts = undefined;
+    const now = performance.now();
+    for (const [connection, since] of checkedOut) {
+      if (now - since > checkoutLimitMs) return void restart('a pooled connection', { connection });
+    }
+    watchCheckouts();
+  };
+  const watchCheckouts = () => {
+    if (checkouts !== undefined || checkedOut.size === 0 || socketTimeoutMS === 0) return;
+    checkouts = setTimeout(lookOverCheckouts, checkoutLimitMs);
+    checkouts.unref();
+  };
+  const connection = (event: { address: string; connectionId: number | '<monitor>' }) =>
+    `${event.address}#${event.connectionId}`;
+  client.on('connectionCheckedOut', (event) => {
+    checkedOut.set(connection(event), performance.now());
+    watchCheckouts();
+  });
+  client.on('connectionCheckedIn', (event) => checkedOut.delete(connection(event)));
+
+  // Closing the client ends its monitors without a last event, and drops its pool.
+  client.on('topologyClosed', () => {
+    for (const watchdog of heartbeats.values()) clearTimeout(watchdog);
+    heartbeats.clear();
+    checkedOut.clear();
+  });
 }
 
 /**
@@ -51,9 +147,21 @@ const SOCKET_ERROR_CODES = new Set([
   'ENOTCONN',
 ]);
 
+/**
+ * The driver's errors for a command that got no connection in time (the wait queue), or lost its
+ * pool or client as they were closed (a client restarted by `restartWhenDriverSticks`): the
+ * driver exports no class for the first two, so they are known by name.
+ */
+const NO_CONNECTION_ERROR_NAMES = new Set([
+  'MongoWaitQueueTimeoutError',
+  'MongoPoolClosedError',
+  'MongoTopologyClosedError',
+]);
+
 export function isMongoOutage(error: unknown): boolean {
   return (
     (error instanceof Error && SOCKET_ERROR_CODES.has(String((error as NodeJS.ErrnoException).code))) ||
+    (error instanceof Error && NO_CONNECTION_ERROR_NAMES.has(error.name)) ||
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
     error instanceof MongoNetworkTimeoutError ||
@@ -80,17 +188,17 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /**
- * The longest any MongoDB call may take before it counts as an outage. The driver's own timeouts
- * bound each socket read, but a call that checks out a pooled connection just as the server drops
- * it has been seen to wait for ever, with no timeout left to fire; this deadline ends such a call.
- * It is twice the longest BACKEND_TIMEOUT_MS of the process's connections, plus a second, so it
- * never cuts short a call the driver would still end by itself. (The stuck call keeps its pooled
- * connection; the pool's size bounds what that can cost.)
+ * The longest any MongoDB call may take before it counts as an outage: BACKEND_TIMEOUT_MS (the
+ * longest of the process's connections). The driver's own timeouts bound each stage of a command,
+ * but not their sum (finding the server, then a pooled connection, then the answer), and a command
+ * written to a connection the server has just dropped has been seen to wait for ever; this deadline
+ * answers the caller whatever the driver is doing. The driver's work goes on until its own timeouts
+ * end it, closing a connection that stayed silent (docs/performance.md, "Connections").
  */
 let operationDeadlineMs = 0;
 
 function boundOperationsBy(backendTimeoutMs: number): void {
-  operationDeadlineMs = Math.max(operationDeadlineMs, 2 * backendTimeoutMs + 1000);
+  operationDeadlineMs = Math.max(operationDeadlineMs, backendTimeoutMs);
 }
 
 /** Runs one MongoDB call, mapping an outage (or a call past the deadline) to `Unavailable`. */

@@ -5,6 +5,7 @@ import {
   addWithin,
   type CounterDoc,
   type CounterFields,
+  cancelCharge,
   giveBackPartOfCharge,
   readUsed,
   settleJournalled,
@@ -67,6 +68,14 @@ export class QuotaCountersStore {
         (await subtract(this.counters, counterId, amount)) ??
         readUsed(this.counters, counterId),
     );
+  }
+
+  /**
+   * Marks the charge `chargeId` cancelled on its counter (created with `fields` if need be), so that
+   * its command, should it reach MongoDB later, no longer lands (`cancelCharge`).
+   */
+  async cancel(counterId: string, chargeId: string, fields: CounterFields): Promise<void> {
+    await databaseBackend(() => cancelCharge(this.counters, counterId, chargeId, fields));
   }
 
   /** Takes back what the charge still holds, at most once (`takeBackCharge`); the units taken back. */

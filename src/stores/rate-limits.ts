@@ -15,7 +15,7 @@ const MAX_LEASE = 100;
 const LEASE_SHARE = 20;
 /** Tokens a process has not spent after this long go back, for the account's other processes. */
 const RETURN_IDLE_AFTER_MS = 1_000;
-/** Accounts with a lease in one process; the one leased longest ago gives way past this. */
+/** Budgets (accounts, addresses) with a lease in one process; the one leased longest ago gives way past this. */
 const MAX_LEASES = 10_000;
 
 /**
@@ -39,13 +39,14 @@ interface Lease {
 }
 
 /**
- * Per-account calls per minute, exact across any number of processes without a write per call.
- * MongoDB keeps one document per account and minute window, `{ _id, account_id, window_start, used,
- * expires_at }`, whose `used` counts the calls *leased* to processes and never passes the limit;
- * each process spends its lease in memory and asks for more when it runs out. So the calls allowed
- * in a window never exceed the limit, whatever the number of processes. Tokens left unspent go back
- * after a second without calls; until then another process may refuse a call the limit would allow
- * (at most a twentieth of the limit per process; docs/performance.md, "Rate limits").
+ * Budgets per minute, exact across any number of processes without a write per use: an account's
+ * calls per minute, and the per-address budgets of `AddressBudgets`. MongoDB keeps one document per
+ * budget and minute window, `{ _id, key, window_start, used, expires_at }`, whose `used` counts the
+ * uses *leased* to processes and never passes the limit; each process spends its lease in memory
+ * and asks for more when it runs out. So the uses allowed in a window never exceed the limit,
+ * whatever the number of processes. Tokens left unspent go back after a second without use; until
+ * then another process may refuse a use the limit would allow (at most a twentieth of the limit per
+ * process; docs/performance.md, "Rate limits").
  */
 export class RateLimitsStore {
   private readonly windows: Collection<CounterDoc>;
@@ -63,12 +64,15 @@ export class RateLimitsStore {
     await databaseBackend(() => this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
   }
 
-  /** Counts one call against `callsPerMinute`; a refused call is not counted. */
-  async consume(accountId: string, callsPerMinute: number, now: Date): Promise<RateDecision> {
+  /**
+   * Counts one use of the budget `key` (an account id, or a key made by `AddressBudgets`) against
+   * `perMinute`; a refused use is not counted.
+   */
+  async consume(key: string, perMinute: number, now: Date): Promise<RateDecision> {
     const windowStart = minuteWindowStart(now);
-    const windowId = `${accountId}:${windowStart.toISOString()}`;
+    const windowId = `${key}:${windowStart.toISOString()}`;
     for (;;) {
-      const lease = this.leaseOf(accountId, windowId);
+      const lease = this.leaseOf(key, windowId);
       lease.lastCallAt = this.clock();
       if (lease.tokens > 0) {
         lease.tokens -= 1;
@@ -76,7 +80,7 @@ export class RateLimitsStore {
       }
       if (lease.full) return { allowed: false, retryAfterSeconds: secondsToNextMinute(now) };
       if (lease.leasing === undefined) {
-        lease.leasing = this.leaseMore(lease, accountId, windowStart, callsPerMinute).finally(() => {
+        lease.leasing = this.leaseMore(lease, key, windowStart, perMinute).finally(() => {
           lease.leasing = undefined;
         });
       }
@@ -84,20 +88,20 @@ export class RateLimitsStore {
     }
   }
 
-  private leaseOf(accountId: string, windowId: string): Lease {
-    const held = this.leases.get(accountId);
+  private leaseOf(key: string, windowId: string): Lease {
+    const held = this.leases.get(key);
     if (held !== undefined && held.windowId === windowId) return held;
     // A new window: what was left of the last one is worth nothing now.
     const lease: Lease = { windowId, tokens: 0, full: false, lastCallAt: this.clock(), leasing: undefined };
-    const dropped = this.leases.set(accountId, lease);
+    const dropped = this.leases.set(key, lease);
     if (dropped !== undefined) this.giveBack(dropped[1]);
     return lease;
   }
 
-  private async leaseMore(lease: Lease, accountId: string, windowStart: Date, limit: number): Promise<void> {
+  private async leaseMore(lease: Lease, key: string, windowStart: Date, limit: number): Promise<void> {
     const { added } = await databaseBackend(() =>
       addUpTo(this.windows, lease.windowId, leaseSize(limit), limit, {
-        account_id: accountId,
+        key,
         window_start: windowStart,
         expires_at: new Date(windowStart.getTime() + KEEP_AFTER_WINDOW_MS),
       }),

@@ -57,6 +57,11 @@ export interface ToolContext {
   logger: Logger;
   services: Services;
   meter: Meter;
+  /**
+   * Aborted once the call has failed or run out of time (BACKEND_TIMEOUT_MS) and is answered with
+   * its error: a step still running must not make anything final after that (enrich_lead).
+   */
+  signal: AbortSignal;
 }
 
 /**

@@ -20,7 +20,7 @@ export const enrichLead = defineTool({
   scope: 'leads:enrich',
   access: 'paid',
   cost: { quota: 'enrichments', per: 'unlock' },
-  async handler(args, { account, limits, now, services, logger }) {
+  async handler(args, { account, limits, now, services, logger, signal }) {
     const lead = await fetchLead(services, args.lead_id);
     const outcome = await unlockLead(
       {
@@ -30,7 +30,7 @@ export const enrichLead = defineTool({
         metrics: services.metrics,
         logger,
       },
-      { account, limits, lead, now },
+      { account, limits, lead, now, signal },
     );
     return {
       lead: toLeadPreview(lead, true),

@@ -15,7 +15,7 @@ import type { ToolContext } from './define-tool.js';
 /** What a query builder gives a metered search besides its request body. */
 interface PageQuery<Body> {
   body: Body;
-  /** The typo-tolerant second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
+  /** The second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
   fallback?: FallbackSearch<Body> | undefined;
   notes: string[];
   /** The location named no known place: nothing can match, so nothing is searched or charged. */

@@ -13,9 +13,9 @@ export const searchLeads = defineTool({
   description: [
     'Searches open tech roles ("leads"), newest first, and returns lead cards: title, location, posting date, company, work/employment type, experience level, salary, estimated placement fee, skills, and whether this account already unlocked the lead.',
     'Cost: each lead returned counts as one lead explore against the daily quota (the result carries `quota`); when fewer explores remain than page_size the page is shortened and `notes` says so.',
-    'Filters combine with AND. Enum values (experience_level, work_type, employment_type, company_size, salary_currency) come from get_filter_options. location takes a city, region or country name or ISO code; radius_km needs a city.',
-    'title, skills and industry understand plurals, hyphens, word order, common abbreviations and other names ("ML engineers", "k8s"), and are read with close spellings only when nothing matches as typed; `notes` say how they were read (get_filter_options text_filters has the details).',
-    'Paging: pass next_cursor back as cursor with exactly the same filters; only the first 1,000 results can be paged. Use get_lead for a preview and enrich_lead to unlock full details (1 credit).',
+    'Filters combine with AND. Enum values (experience_level, work_type, employment_type, company_size, salary_currency) come from get_filter_options. location takes a city, region, country or ISO code, an area ("DACH", "EMEA", "Bay Area") or "remote"/"Remote UK"; radius_km needs a city.',
+    'title, skills and industry understand plurals, hyphens, word order, abbreviations and other names ("ML engineers", "Sr.", "k8s"); when nothing matches as typed they are read again (close spellings; "javascript developer" as a skill). `notes` say how (get_filter_options text_filters explains).',
+    'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 results can be paged. Use get_lead for a preview and enrich_lead to unlock full details (1 credit).',
   ].join(' '),
   inputSchema: searchLeadsInput,
   outputSchema: searchLeadsOutput,

@@ -27,6 +27,8 @@ export interface ServerProcess {
   /** Everything it has written to stdout and stderr so far: its whole log once it has exited. */
   output(): string;
   stop(): Promise<void>;
+  /** Ends it at once with SIGKILL, as a crash or an out-of-memory kill would: nothing of it runs after. */
+  kill(): void;
 }
 
 /**
@@ -96,6 +98,9 @@ export async function startServerProcess(
       if (!server.alive()) return;
       child.kill('SIGTERM');
       await exited;
+    },
+    kill: () => {
+      child.kill('SIGKILL');
     },
   };
   await waitUntilHealthy(server, child);

@@ -3,21 +3,40 @@ import { fakeTools } from '../support/fake-tools.js';
 import { postRaw, toolCallRequest } from '../support/mcp-client.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
 
-/** Each test gets a server of its own, so a fresh limiter: its budget is 3 failures a minute. */
+/**
+ * The per-address budgets (failed authentications, client registrations) are shared by every server
+ * process through MongoDB and counted per minute window. Each test's servers read a clock pinned in
+ * a minute of their own, so every test starts with whole budgets, whatever ran before it.
+ */
+let minutesUsed = 0;
+function ownMinute(): () => Date {
+  minutesUsed += 1;
+  const at = new Date(Date.UTC(2020, 0, 1, 0, minutesUsed, 30));
+  return () => at;
+}
+
 describe('the failed-authentication limiter', () => {
-  let server: TestServer | undefined;
+  let servers: TestServer[] = [];
 
   afterEach(async () => {
-    await server?.close();
-    server = undefined;
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
   });
 
-  const start = async (config: Record<string, string> = {}) => {
-    server = await startTestServer({
-      tools: fakeTools,
-      config: { UNAUTHENTICATED_CALLS_PER_MINUTE: '3', ...config },
-    });
-    return server;
+  /** Servers sharing one minute window: their budget is 3 failures (or `config`'s). */
+  const start = async (config: Record<string, string> = {}, count = 1) => {
+    const clock = ownMinute();
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startTestServer({
+          tools: fakeTools,
+          clock,
+          config: { UNAUTHENTICATED_CALLS_PER_MINUTE: '3', ...config },
+        }),
+      ),
+    );
+    servers.push(...started);
+    return started[0] as TestServer;
   };
 
   const call = async (on: TestServer, token: string, forwardedFor?: string) =>
@@ -41,6 +60,24 @@ describe('the failed-authentication limiter', () => {
     expect(await call(on, key)).toBe(200);
     expect(await call(on, `hl_live_${'B'.repeat(32)}`)).toBe(429);
     expect(await call(on, key)).toBe(200);
+  });
+
+  it('answers 429 with the seconds to the next minute window', async () => {
+    const on = await start();
+    await burst(on, 3);
+    const refused = await postRaw(on.url, toolCallRequest('echo', { text: 'x' }), { token: 'wrong' });
+    expect(refused.status).toBe(429);
+    // The servers' clock reads 30 seconds into its minute.
+    expect(refused.headers.get('retry-after')).toBe('30');
+  });
+
+  it('is one budget per address across server processes', async () => {
+    await start({}, 2);
+    const [first, second] = servers as [TestServer, TestServer];
+    expect([await call(first, 'wrong'), await call(second, 'wrong'), await call(first, 'wrong')]).toEqual([
+      401, 401, 401,
+    ]);
+    expect([await call(second, 'wrong'), await call(first, 'wrong')]).toEqual([429, 429]);
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY: the connection is the client', async () => {
@@ -76,5 +113,34 @@ describe('the failed-authentication limiter', () => {
 
     expect(await burst(on, 3, '::ffff:198.51.100.9')).toEqual([401, 401, 401]);
     expect(await call(on, 'wrong', '198.51.100.9')).toBe(429);
+  });
+});
+
+describe('the client-registration limit', () => {
+  let servers: TestServer[] = [];
+
+  afterEach(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    servers = [];
+  });
+
+  it('is one budget per address across server processes', async () => {
+    const clock = ownMinute();
+    servers = await Promise.all(
+      [1, 2].map(() =>
+        startTestServer({ tools: fakeTools, clock, config: { OAUTH_REGISTRATIONS_PER_MINUTE: '3' } }),
+      ),
+    );
+    const register = async (on: TestServer) =>
+      (
+        await postRaw(
+          `${on.root}/register`,
+          { redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' },
+          { headers: { 'Content-Type': 'application/json' } },
+        )
+      ).status;
+    const [first, second] = servers as [TestServer, TestServer];
+    expect([await register(first), await register(second), await register(second)]).toEqual([201, 201, 201]);
+    expect([await register(first), await register(second)]).toEqual([429, 429]);
   });
 });

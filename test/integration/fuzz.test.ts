@@ -66,9 +66,13 @@ const runsOf = (property: keyof typeof SHARES) => Math.max(1, Math.round(TOTAL_R
 /** Generous: a case takes a few milliseconds to a few hundred on a busy two-core machine, and shrinking repeats cases. */
 const timeoutOf = (property: keyof typeof SHARES) => 180_000 + runsOf(property) * 1_000;
 
-/** How far above its warmed-up baseline the server's resident memory may end. */
-const RSS_MARGIN_BYTES = 150 * 1024 * 1024;
-/** The server's old-generation heap cap here: twice what it holds after warming up. */
+/**
+ * The server's old-generation heap cap here: about four times what it holds after warming up, and
+ * far below what the cases would leave behind if it kept them (hundreds of them send bodies near
+ * the 1 MiB limit). A server that keeps what it should not runs out of memory and dies, which the
+ * last check sees: memory is checked by behaviour, not by a reading of resident memory, which V8
+ * and the allocator give back to the system only when they see fit.
+ */
 const MAX_OLD_SPACE_MIB = 192;
 
 const DEVELOPMENT_SECRET = 'dev-only-secret-change-me-in-production';
@@ -555,14 +559,17 @@ describe('the /mcp endpoint under fuzzing', () => {
     timeoutOf('httpFraming'),
   );
 
-  it('is still up, logged no error, and its memory is back near the baseline', async () => {
+  it('is still up within its capped heap, serves a body at the size limit and a call, and logged no error', async () => {
     expect(server.alive(), server.recentOutput()).toBe(true);
     const health = await server.client.send({ method: 'GET', path: '/healthz', headers: {} });
     expect(health.status).toBe(200);
-    // Memory is given back lazily: it may take a moment to settle, so it is polled, not read once.
-    await expect
-      .poll(() => server.rssBytes(), { timeout: 15_000, interval: 250 })
-      .toBeLessThanOrEqual(baselineRss + RSS_MARGIN_BYTES);
+    // Still room for the largest body it takes, and for a call: nothing the cases sent was kept.
+    const largest = toolCall('search_leads', { title: 'x'.repeat(MAX_BODY_BYTES - 200) });
+    const refused = await send(postJson(otherKey, largest.text));
+    expect(refused.status).toBe(200);
+    expect(await callTool(otherKey, 'search_leads', { page_size: 1 })).toMatchObject({ returned: 1 });
+    expect(server.alive(), server.recentOutput()).toBe(true);
+    // The figures, for comparing runs (`npm run fuzz -- --runs N`), not a check.
     console.log(
       `[fuzz] ${TOTAL_RUNS} cases: RSS baseline ${mib(baselineRss)}, after ${mib(server.rssBytes())}, peak ${mib(server.peakRssBytes())}`,
     );

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Unavailable } from '../../src/errors.js';
 import { type ChargeRef, type QuotaCharge, QuotaCounters } from '../../src/metering/quota-counters.js';
@@ -11,12 +11,18 @@ import {
   parseChargeEntry,
 } from '../../src/stores/bounded-counter.js';
 import { QuotaCountersStore } from '../../src/stores/quota-counters.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, type ToolContext } from '../../src/tools/define-tool.js';
 import { testBackends } from '../support/backends.js';
 import { fakeTools } from '../support/fake-tools.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
 import { runLog } from '../support/run-log.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * One reading of the clock for the whole file: every charge and every read of a counter names the
+ * same UTC day, even in a run that crosses midnight.
+ */
+const NOW = new Date();
 
 describe('quota counters under concurrency', () => {
   let clients: MongoClient[];
@@ -36,7 +42,7 @@ describe('quota counters under concurrency', () => {
   });
 
   const race = (accountId: string, partial: boolean) => {
-    const now = new Date();
+    const now = NOW;
     return Promise.all(
       Array.from({ length: 50 }, (_, index) =>
         (stores[index % 2] as QuotaCounters).charge(accountId, 'lead_explores', 10, 173, {
@@ -51,14 +57,14 @@ describe('quota counters under concurrency', () => {
     const charges = await race('acc_partial_race', true);
     expect(charges.reduce((sum, charge) => sum + charge.granted, 0)).toBe(173);
     expect(charges.filter((charge) => charge.granted === 3)).toHaveLength(1);
-    expect(await stores[0]?.used('acc_partial_race', 'lead_explores', new Date())).toBe(173);
+    expect(await stores[0]?.used('acc_partial_race', 'lead_explores', NOW)).toBe(173);
   });
 
   it('50 simultaneous exact charges of 10 against 173 grant 17 of them', async () => {
     const charges = await race('acc_exact_race', false);
     expect(charges.filter((charge) => charge.granted === 10)).toHaveLength(17);
     expect(charges.filter((charge) => charge.granted === 0)).toHaveLength(33);
-    expect(await stores[1]?.used('acc_exact_race', 'lead_explores', new Date())).toBe(170);
+    expect(await stores[1]?.used('acc_exact_race', 'lead_explores', NOW)).toBe(170);
   });
 
   const counterOf = (accountId: string) =>
@@ -66,7 +72,7 @@ describe('quota counters under concurrency', () => {
       .db(testBackends().mongoDb)
       .collection<CounterDoc>('quota_counters')
       .findOne({
-        _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, new Date()).counterId,
+        _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, NOW).counterId,
       });
 
   it('journals each charge with what it granted, and refunds from both processes at once give each back exactly once', async () => {
@@ -86,13 +92,13 @@ describe('quota counters under concurrency', () => {
       ),
     );
     expect(refunded.reduce((sum, units) => sum + units, 0)).toBe(173);
-    expect(await stores[0]?.used('acc_refund_race', 'lead_explores', new Date())).toBe(0);
+    expect(await stores[0]?.used('acc_refund_race', 'lead_explores', NOW)).toBe(0);
     expect((await counterOf('acc_refund_race'))?.charges).toEqual([]);
   });
 
   it('a give-back lowers the journal entry, so a refund returns only the rest, even when it believes otherwise', async () => {
     const [store] = stores as [QuotaCounters];
-    const now = new Date();
+    const now = NOW;
     const charge = await store.charge('acc_give_back', 'lead_explores', 10, 100, { partial: true, now });
     expect(await store.giveBack(charge, charge.granted, 4)).toBe(6);
     // As after a give-back whose answer was lost: the caller still believes the charge holds 10.
@@ -101,9 +107,47 @@ describe('quota counters under concurrency', () => {
     expect(await store.used('acc_give_back', 'lead_explores', now)).toBe(0);
   });
 
+  it('a charge whose command reaches MongoDB only after its refund gave it up never lands', async () => {
+    const [store, other] = stores as [QuotaCounters, QuotaCounters];
+    await store.charge('acc_late_charge', 'lead_explores', 4, 100, {
+      partial: false,
+      now: NOW,
+    });
+    // The call gave up on these charges without an answer: their refunds find nothing, and cancel them.
+    const late = ['late-exact', 'late-partial'].map((chargeId) => ({
+      ...store.newCharge('acc_late_charge', 'lead_explores', 100, NOW),
+      chargeId,
+    }));
+    for (const charge of late) expect(await other.refundCharge(charge, null)).toBe(0);
+    // Their commands arrive now, as after a backend that hung: neither adds anything.
+    const [exact, partial] = await Promise.all([
+      store.charge('acc_late_charge', 'lead_explores', 5, 100, {
+        partial: false,
+        now: NOW,
+        ref: late[0],
+      }),
+      store.charge('acc_late_charge', 'lead_explores', 5, 100, {
+        partial: true,
+        now: NOW,
+        ref: late[1],
+      }),
+    ]);
+    expect([exact.granted, partial.granted]).toEqual([0, 0]);
+    expect(await store.used('acc_late_charge', 'lead_explores', NOW)).toBe(4);
+    // The same holds on a counter that did not exist yet: the cancellation creates it.
+    const first = { ...store.newCharge('acc_late_first', 'lead_explores', 100, NOW), chargeId: 'late-first' };
+    expect(await store.refundCharge(first, null)).toBe(0);
+    const landed = await store.charge('acc_late_first', 'lead_explores', 5, 100, {
+      partial: true,
+      now: NOW,
+      ref: first,
+    });
+    expect([landed.granted, await store.used('acc_late_first', 'lead_explores', NOW)]).toEqual([0, 0]);
+  });
+
   it('keeps only the latest charges in the journal, however many are made', async () => {
     const [store] = stores as [QuotaCounters];
-    const now = new Date();
+    const now = NOW;
     const charges = await Promise.all(
       Array.from({ length: CHARGE_JOURNAL_LENGTH + 20 }, () =>
         store.charge('acc_long_journal', 'lead_explores', 1, 10 * CHARGE_JOURNAL_LENGTH, {
@@ -147,12 +191,12 @@ describe('quotas without a limit, counted in each process', () => {
         .db(testBackends().mongoDb)
         .collection<CounterDoc>('quota_counters')
         .findOne({
-          _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, new Date()).counterId,
+          _id: (stores[0] as QuotaCounters).newCharge(accountId, 'lead_explores', null, NOW).counterId,
         })
     )?.used;
 
   it('300 simultaneous charges from two processes, some refunded or given back in part, land exactly once each', async () => {
-    const now = new Date();
+    const now = NOW;
     const charges = await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
         (stores[index % 2] as QuotaCounters).charge('acc_unlimited_race', 'lead_explores', 10, null, {
@@ -162,13 +206,17 @@ describe('quotas without a limit, counted in each process', () => {
       ),
     );
     expect(charges.every((charge) => charge.granted === 10 && charge.countedInProcess)).toBe(true);
-    // A hundred calls fail and are refunded; a hundred pages come back 4 short.
+    // A hundred calls fail and are refunded; a hundred pages come back 4 short; the others succeed
+    // whole. A call's units are written only once it has succeeded.
     await Promise.all(
-      charges.map((charge, index) => {
+      charges.map(async (charge, index) => {
         const store = stores[index % 2] as QuotaCounters;
         if (index % 3 === 0) return store.refundCharge(charge, charge.granted);
-        if (index % 3 === 1) return store.giveBack(charge, charge.granted, 4);
-        return undefined;
+        if (index % 3 === 1) {
+          await store.giveBack(charge, charge.granted, 4);
+          return store.settleCharge(charge, charge.granted - 4);
+        }
+        return store.settleCharge(charge, charge.granted);
       }),
     );
     const expected = 100 * 6 + 100 * 10;
@@ -180,22 +228,23 @@ describe('quotas without a limit, counted in each process', () => {
       expect(await store.used('acc_unlimited_race', 'lead_explores', now)).toBe(expected);
   });
 
-  it('reports used with the units not yet written, and writes them without being asked', async () => {
+  it('reports used with the units of calls under way and not yet written, and writes a call’s units once it succeeds', async () => {
     const [store] = stores as [QuotaCounters];
-    const now = new Date();
-    const first = await store.charge('acc_unlimited_later', 'lead_explores', 7, null, {
-      partial: false,
-      now,
-    });
-    // The first charge of a counter in a process waits for its write, to learn MongoDB's figure.
-    expect([first.used, await stored('acc_unlimited_later')]).toEqual([7, 7]);
-    const second = await store.charge('acc_unlimited_later', 'lead_explores', 5, null, {
-      partial: false,
-      now,
-    });
-    expect([second.used, await stored('acc_unlimited_later')]).toEqual([12, 7]);
+    const now = NOW;
+    const charge = (want: number) =>
+      store.charge('acc_unlimited_later', 'lead_explores', want, null, { partial: false, now });
+    // The first charge of a counter in a process waits to learn MongoDB's figure.
+    const first = await charge(7);
+    expect([first.used, await stored('acc_unlimited_later')]).toEqual([7, undefined]);
+    const second = await charge(5);
     expect(await store.used('acc_unlimited_later', 'lead_explores', now)).toBe(12);
-    await vi.waitFor(async () => expect(await stored('acc_unlimited_later')).toBe(12), { timeout: 3_000 });
+    store.settleCharge(first, 7);
+    await store.refundCharge(second, 5);
+    await store.writeCounts();
+    expect([
+      await store.used('acc_unlimited_later', 'lead_explores', now),
+      await stored('acc_unlimited_later'),
+    ]).toEqual([7, 7]);
   });
 
   it('a write retried after its answer was lost adds nothing twice', async () => {
@@ -206,7 +255,7 @@ describe('quotas without a limit, counted in each process', () => {
       'acc_unlimited_retry',
       'lead_explores',
       null,
-      new Date(),
+      NOW,
     ).counterId;
     const fields = { expires_at: new Date(Date.now() + 86_400_000) };
     expect(await addUnboundedOnce(counters, id, 9, 'write-a', fields)).toBe(9);
@@ -218,7 +267,7 @@ describe('quotas without a limit, counted in each process', () => {
       'acc_unlimited_none',
       'lead_explores',
       null,
-      new Date(),
+      NOW,
     ).counterId;
     expect(await addUnboundedOnce(counters, missing, -3, 'write-c', fields)).toBe(0);
     expect(await counters.findOne({ _id: missing })).toBeNull();
@@ -228,30 +277,43 @@ describe('quotas without a limit, counted in each process', () => {
 /** The charge the latest `charge_beside_failure` call started, and a way to charge again on its meter. */
 let besideFailure: { charge: Promise<unknown>; chargeAgain: () => Promise<unknown> } | undefined;
 
+/** A stand-in tool that charges lead explores, `want` of them, as `handler` does it. */
+function leadChargingTool(
+  name: string,
+  description: string,
+  handler: (want: number, meter: ToolContext['meter']) => Promise<Record<string, never>>,
+) {
+  return defineTool({
+    name,
+    title: name,
+    description,
+    inputSchema: z.strictObject({ want: z.int().min(1).max(100) }),
+    outputSchema: z.object({}),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: null,
+    access: 'paid',
+    cost: { quota: 'lead_explores', per: 'call' },
+    handler: ({ want }, { meter }) => handler(want, meter),
+  });
+}
+
 /** Starts a charge, and a step beside it fails first, as a lookup run with Promise.all can. */
-const chargeBesideFailure = defineTool({
-  name: 'charge_beside_failure',
-  title: 'Charge beside a failure',
-  description: 'Charges `want` lead explores while a step beside the charge fails.',
-  inputSchema: z.strictObject({ want: z.int().min(1).max(100) }),
-  outputSchema: z.object({}),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scope: null,
-  access: 'paid',
-  cost: { quota: 'lead_explores', per: 'call' },
-  handler: async ({ want }, { meter }) => {
+const chargeBesideFailure = leadChargingTool(
+  'charge_beside_failure',
+  'Charges `want` lead explores while a step beside the charge fails.',
+  async (want, meter) => {
     const charge = meter.charge('lead_explores', want);
     besideFailure = { charge, chargeAgain: () => meter.charge('lead_explores', want) };
     await Promise.all([charge, Promise.reject(new Unavailable('search'))]);
     return {};
   },
-});
+);
 
 describe('metering through tools', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ tools: [...fakeTools, chargeBesideFailure] });
+    server = await startTestServer({ tools: [...fakeTools, chargeBesideFailure], clock: () => NOW });
   });
 
   afterAll(async () => {
@@ -289,7 +351,7 @@ describe('metering through tools', () => {
     expect(toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 6 })).code).toBe(
       'quota_exceeded',
     );
-    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(0);
   });
 
   it('with nothing left, even a charge of zero is quota_exceeded', async () => {
@@ -304,7 +366,7 @@ describe('metering through tools', () => {
     await callToolRaw(server.url, key, 'charge_leads', { want: 4 });
     const failed = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 7, fail: true }));
     expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });
-    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(4);
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(4);
   });
 
   it('refunds a charge still under way when the call fails, once it settles', async () => {
@@ -312,17 +374,17 @@ describe('metering through tools', () => {
     const failed = toolError(await callToolRaw(server.url, key, 'charge_beside_failure', { want: 7 }));
     expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });
     await besideFailure?.charge.catch(() => undefined);
-    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(0);
     // The call is over: its meter charges nothing more.
     await expect(besideFailure?.chargeAgain()).rejects.toThrow();
-    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(0);
   });
 
   it('does not charge a call with a bad argument', async () => {
     const { key, account } = await withLeadQuota(25);
     const error = toolError(await callToolRaw(server.url, key, 'charge_leads', { want: 500 }));
     expect(error).toMatchObject({ code: 'invalid_argument', details: { field: 'want' } });
-    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', new Date())).toBe(0);
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(0);
   });
 
   it('counts unlimited quotas and reports limit and remaining as null', async () => {
@@ -338,6 +400,42 @@ describe('metering through tools', () => {
   it('refuses a charge against a quota the tool did not declare', async () => {
     const { key } = await createAccountWithKey(server.services);
     expect(toolError(await callToolRaw(server.url, key, 'miscounting')).code).toBe('internal');
+  });
+});
+
+/** Charges its page, then waits for a search that never answers, as over a backend that hangs. */
+const chargeThenHang = leadChargingTool(
+  'charge_then_hang',
+  'Charges `want` lead explores, then never finishes.',
+  async (want, meter) => {
+    await meter.charge('lead_explores', want);
+    return new Promise<Record<string, never>>(() => undefined);
+  },
+);
+
+describe('a call whose backend never answers', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      tools: [chargeThenHang],
+      clock: () => NOW,
+      config: { BACKEND_TIMEOUT_MS: '300' },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  // No clock is read: without the call's own deadline this call would never answer, and the test
+  // would end at its timeout.
+  it('answers unavailable once BACKEND_TIMEOUT_MS has passed, and keeps nothing of what it charged', async () => {
+    const { key, account } = await createAccountWithKey(server.services);
+    await server.services.accounts.update(account._id, { quota_overrides: { lead_explores: 50 } }, NOW);
+    const failed = toolError(await callToolRaw(server.url, key, 'charge_then_hang', { want: 7 }));
+    expect(failed).toMatchObject({ code: 'unavailable', details: { retryable: true } });
+    expect(await server.services.quotaCounters.used(account._id, 'lead_explores', NOW)).toBe(0);
   });
 });
 

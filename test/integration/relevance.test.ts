@@ -2,9 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, formatReport, isRelevant, summarise } from '../../scripts/relevance/evaluate.js';
 import { ISSUE_TABLE, JUDGED_QUERIES } from '../../scripts/relevance/judged-queries.js';
+import { OUTSIDER_QUERIES } from '../../scripts/relevance/outsider-queries.js';
 import { meetsTargets } from '../../scripts/relevance/targets.js';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
-import { MAX_TITLE_WORDS } from '../../src/search/text-filters.js';
+import { MAX_TITLE_WORDS } from '../../src/search/title-reading.js';
 import {
   allCompanies,
   allLeads,
@@ -69,11 +70,47 @@ describe('relevance over the seeded data', () => {
     expect(result.notes).toEqual(NOTES[typed as string]);
   });
 
-  it('meets the relevance targets on a fixed third of the judged queries', async () => {
-    const subset = JUDGED_QUERIES.filter((_, position) => position % 3 === 0);
+  it.each([
+    ['first', JUDGED_QUERIES],
+    ['outsider', OUTSIDER_QUERIES],
+  ] as const)('meets the relevance targets on a fixed third of the %s set', async (_, queries) => {
+    const subset = queries.filter((_, position) => position % 3 === 0);
     const results = await evaluate(index.client, index.indices.leads, subset, SEEDED_NOW);
     const verdict = meetsTargets(summarise(results));
     expect(verdict.missed, formatReport(results)).toEqual([]);
+  });
+
+  it('reads titles, skills and places as the outsider set types them, and says how', async () => {
+    const cases: Array<[Json, string[]]> = [
+      [
+        { title: 'javascript dev' },
+        [
+          'Read the title "javascript dev" with "dev" as Engineer or Developer.',
+          'No role title has all of "javascript dev", so "javascript" was read as a skill the role lists.',
+        ],
+      ],
+      [
+        { title: 'Software Engineer II' },
+        [
+          'Read the title "Software Engineer II" with "engineer" as Engineer or Developer. Left out "II" of the title: employers number their levels differently; experience_level chooses roles by level.',
+        ],
+      ],
+      [{ skills: ['Kubernetes (k8s)'] }, ['Read the skill "Kubernetes (k8s)" as Kubernetes.']],
+      [
+        { location: 'Remote UK' },
+        ['Read the location "Remote UK" as United Kingdom, with work_type Remote.'],
+      ],
+      [{ location: 'DACH' }, ['Read the location "DACH" as Germany, Austria or Switzerland.']],
+    ];
+    for (const [args, notes] of cases) {
+      const query = OUTSIDER_QUERIES.find((judged) => JSON.stringify(judged.args) === JSON.stringify(args));
+      expect(query, JSON.stringify(args)).toBeDefined();
+      const expected = open.filter((lead) => isRelevant(lead, query?.means ?? {}));
+      expect(expected.length, JSON.stringify(args)).toBeGreaterThan(0);
+      const result = await callOk(client, 'search_leads', { ...args, page_size: 25 });
+      expect(result.total, JSON.stringify(args)).toBe(expected.length);
+      expect(result.notes).toEqual(notes);
+    }
   });
 
   it('reads the filters of get_market_insights and search_companies the same way', async () => {
@@ -138,6 +175,7 @@ describe('relevance over the seeded data', () => {
     expect(Object.keys(options.text_filters)).toEqual([
       'title',
       'skills',
+      'location',
       'industry',
       'company_name',
       'misspellings',

@@ -1,7 +1,5 @@
-import { setTimeout } from 'node:timers/promises';
 import type { CommandStartedEvent } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_COUNTS_AFTER_MS } from '../../src/metering/usage-tally.js';
 import { PLANS, type QuotaKey } from '../../src/plans.js';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw } from '../support/mcp-client.js';
@@ -76,8 +74,9 @@ describe('MongoDB round trips per call on the hot path', () => {
 
   /**
    * The commands of one call made after an identical one has warmed everything up, and after the
-   * units that call counted in the process (quotas without a limit) were written as they are in
-   * the background, so that no such write falls within the call measured.
+   * units that call counted in the process (quotas without a limit) were written, as they are in
+   * the background: written now, so that no such write falls within the call measured (a call's
+   * own units are written only after it, WRITE_COUNTS_AFTER_MS later).
    */
   async function warmCallCommands(
     key: string,
@@ -89,7 +88,7 @@ describe('MongoDB round trips per call on the hot path', () => {
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     };
     await call();
-    await setTimeout(WRITE_COUNTS_AFTER_MS + 100);
+    await server.services.quotaCounters.writeCounts();
     return commandsDuring(call);
   }
 

@@ -76,10 +76,14 @@ function mongoAddress(uri: string): { host: string; port: number; through(port: 
 
 /**
  * Services over direct connections to this run's backends, past any proxy: where a test sets up
- * accounts and reads what was charged while a server's own connections are cut.
+ * accounts and reads what was charged while a server's own connections are cut. `overrides` are
+ * settings, e.g. the BACKEND_TIMEOUT_MS of the test's servers: a MongoDB command's own deadline is
+ * the longest of the process's clients.
  */
-export async function openDirectServices(): Promise<{ services: TestServices; close(): Promise<void> }> {
-  const config = testConfig();
+export async function openDirectServices(
+  overrides: Record<string, string> = {},
+): Promise<{ services: TestServices; close(): Promise<void> }> {
+  const config = testConfig(overrides);
   const clients = await connectBackends(config);
   const services: TestServices = { ...createServices({ config, ...clients, logger: runLog() }), ...clients };
   return { services, close: () => services.backends.close() };

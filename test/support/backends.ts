@@ -11,6 +11,8 @@ export interface TestBackends {
   mongoDb: string;
   /** One random SERVER_SECRET per run, so every server of the run (in-process or spawned) accepts the others' tokens and cursors. */
   serverSecret: string;
+  /** The run's PENDING_REFUNDS_DIR: a temporary folder, removed at teardown. */
+  pendingRefundsDir: string;
 }
 
 declare module 'vitest' {
@@ -24,15 +26,24 @@ export function testBackends(): TestBackends {
   return inject('testBackends');
 }
 
+/**
+ * How long a test server's call may wait for its backends: far above what any call takes, so that
+ * no test asserts a time budget by accident on a loaded two-core machine shared with other runs.
+ * Tests of outages and deadlines set a short one of their own.
+ */
+const TEST_BACKEND_TIMEOUT_MS = '10000';
+
 /** The environment a server or seed process of this run needs, e.g. for `spawn(..., { env })`. */
 export function testEnv(): Record<string, string> {
   const backends = testBackends();
   return {
+    BACKEND_TIMEOUT_MS: TEST_BACKEND_TIMEOUT_MS,
     ELASTICSEARCH_URL: backends.elasticsearchUrl,
     MONGODB_URI: backends.mongodbUri,
     MONGODB_DB: backends.mongoDb,
     INDEX_PREFIX: backends.indexPrefix,
     SERVER_SECRET: backends.serverSecret,
+    PENDING_REFUNDS_DIR: backends.pendingRefundsDir,
   };
 }
 

@@ -16,8 +16,15 @@ export interface TcpProxy {
    */
   blackHole(): BlackHole;
   /**
+   * Stops forwarding both ways and keeps what arrives, closing nothing: a backend frozen as by
+   * SIGSTOP, whose kernel still accepts connections and bytes. `restore` delivers what was kept, in
+   * order, as the backend resumed would: requests whose client gave up meanwhile are still run (a
+   * charge may land then), and their answers go nowhere.
+   */
+  pause(): Paused;
+  /**
    * Forwards again. Connections that lost bytes to the black hole are dropped (their protocol is
-   * out of step); faults not yet fired are disarmed.
+   * out of step); what a pause kept is delivered; faults not yet fired are disarmed.
    */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +32,11 @@ export interface TcpProxy {
 
 interface BlackHole {
   /** Connections that sent bytes into the black hole and were then closed by the client: it gave up waiting. */
+  readonly abandonedConnections: number;
+}
+
+interface Paused {
+  /** Connections closed by their client during the pause: it gave up waiting. */
   readonly abandonedConnections: number;
 }
 
@@ -70,6 +82,10 @@ interface Link {
   swallowed: boolean;
   /** A fault whose command the server is running: its answer ends the link instead of arriving. */
   losingReplyOf?: ArmedFault;
+  /** What arrived during a pause, each way, to deliver once it ends. */
+  kept: { fromClient: Buffer[]; fromBackend: Buffer[] };
+  /** The client hung up during a pause: what it sent is still delivered, then the link ends. */
+  clientGone: boolean;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
@@ -105,6 +121,8 @@ async function startProxy(
   let listener: net.Server | null = null;
   /** Set while the proxy is a black hole. */
   let hole: { abandonedConnections: number } | null = null;
+  /** Set while the proxy is paused. */
+  let paused: { abandonedConnections: number } | null = null;
 
   const drop = (link: Link) => {
     links.delete(link);
@@ -139,6 +157,10 @@ async function startProxy(
   };
 
   const fromClient = (link: Link, chunk: Buffer) => {
+    if (paused) {
+      link.kept.fromClient.push(chunk);
+      return;
+    }
     if (hole || !link.upstream) {
       link.swallowed = true;
       return;
@@ -158,6 +180,11 @@ async function startProxy(
   };
 
   const fromBackend = (link: Link, chunk: Buffer) => {
+    if (paused) {
+      link.kept.fromBackend.push(chunk);
+      return;
+    }
+    if (link.clientGone) return;
     if (hole) {
       link.swallowed = true;
       return;
@@ -167,11 +194,24 @@ async function startProxy(
   };
 
   const accept = (client: net.Socket) => {
-    const link: Link = { client, pending: Buffer.alloc(0), swallowed: false };
+    const link: Link = {
+      client,
+      pending: Buffer.alloc(0),
+      swallowed: false,
+      kept: { fromClient: [], fromBackend: [] },
+      clientGone: false,
+    };
     links.add(link);
     const clientGone = () => {
+      if (link.clientGone || !links.has(link)) return;
+      if (paused) {
+        // The backend has the bytes already (in a frozen process's socket): they stay for it.
+        paused.abandonedConnections++;
+        link.clientGone = true;
+        return;
+      }
       // Still linked: the client hung up by itself, not because the proxy dropped it.
-      if (hole && link.swallowed && links.has(link)) hole.abandonedConnections++;
+      if (hole && link.swallowed) hole.abandonedConnections++;
       drop(link);
     };
     for (const event of ['error', 'close'] as const) client.on(event, clientGone);
@@ -182,6 +222,19 @@ async function startProxy(
       upstream.on('data', (chunk: Buffer) => fromBackend(link, chunk));
     }
     client.on('data', (chunk: Buffer) => fromClient(link, chunk));
+  };
+
+  /** Delivers what a pause kept; a link whose client left ends once its requests are sent. */
+  const resume = (link: Link) => {
+    const { fromClient: requests, fromBackend: replies } = link.kept;
+    link.kept = { fromClient: [], fromBackend: [] };
+    for (const chunk of requests) fromClient(link, chunk);
+    if (link.clientGone) {
+      link.upstream?.end();
+      links.delete(link);
+      return;
+    }
+    for (const chunk of replies) fromBackend(link, chunk);
   };
 
   const listen = async (port: number) => {
@@ -202,9 +255,17 @@ async function startProxy(
       hole = { abandonedConnections: 0 };
       return hole;
     },
+    pause: () => {
+      paused = { abandonedConnections: 0 };
+      return paused;
+    },
     restore: async () => {
       hole = null;
       faults?.splice(0);
+      if (paused) {
+        paused = null;
+        for (const link of links) resume(link);
+      }
       for (const link of links) if (link.swallowed || !link.upstream) drop(link);
       if (listener === null) await listen(port);
     },

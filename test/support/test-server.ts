@@ -76,8 +76,8 @@ export async function startTestServer(options: {
     ...(options.metrics && { METRICS_PORT: '0' }),
     ...options.config,
   });
-  const clients = await connectBackends(config);
   const logger = options.logger ?? runLog();
+  const clients = await connectBackends(config, logger);
   const services: TestServices = {
     ...createServices({
       config,

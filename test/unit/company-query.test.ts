@@ -105,13 +105,13 @@ describe('buildCompanyRanking on the leads', () => {
 
   it('reports an unknown place, and searches nothing for it', () => {
     const ranking = buildCompanyRanking(
-      companyArgs({ location: 'Gondor' }),
+      companyArgs({ location: 'Mordor' }),
       now,
       { offset: 0, size: 10 },
       withRollups,
     );
     expect(ranking.unknownPlace).toBe(true);
-    expect(ranking.notes[0]).toMatch(/Gondor/);
+    expect(ranking.notes[0]).toMatch(/Mordor/);
   });
 
   it('samples one company in `partitions` by the rank key when the total is too large to count', () => {

@@ -117,6 +117,27 @@ describe('stable ids', () => {
     const ids = new Set(Array.from({ length: 100_000 }, (_, index) => leadIdFor('bulk', String(index))));
     expect(ids.size).toBe(100_000);
   });
+
+  it('stay what they have always been', () => {
+    // Ids are stored and handed to accounts: any change of their computation breaks every unlock.
+    expect([
+      leadIdFor('acme-ats', 'req-1'),
+      leadIdFor('demo', '42-1'),
+      leadIdFor('greenhouse:acme', '4012@Berlin, Germany'),
+      leadIdFor('ü', '€'),
+      companyIdFor('acme'),
+      companyIdFor('demo-42-1'),
+      signalIdFor('newsdesk', '2026-10-acme-series-b'),
+    ]).toEqual([
+      'ld_968Wxv6p2D',
+      'ld_dYaDJuHn52',
+      'ld_lalDfkdACK',
+      'ld_Sc3vLCkVFV',
+      'co_i0z79d855f',
+      'co_ZlMNnDS3Mj',
+      'sg_eslEGs7M3y',
+    ]);
+  });
 });
 
 describe('deriving documents', () => {

@@ -1,7 +1,9 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { patternMatching } from '../../src/http/route-label.js';
 import { createLogger, type LogLevel } from '../../src/logger.js';
+import { reportEventLoopLag } from '../../src/metrics.js';
 import { elasticsearchOperation } from '../../src/stores/backend-metrics.js';
 
 /** A logger writing into an array, one parsed JSON object per line. */
@@ -133,5 +135,69 @@ describe('metrics settings', () => {
     for (const value of ['abc', '70000', '-1', '1.5']) {
       expect(() => parseConfig({ ...base, METRICS_PORT: value })).toThrow(/METRICS_PORT/);
     }
+  });
+});
+
+describe('event loop lag', () => {
+  /** A delay histogram whose samples are `delaysMs`, as Node records them: interval plus lag. */
+  function histogramOf(delaysMs: number[]) {
+    let samples = delaysMs.map((ms) => ms * 1e6);
+    const mean = () => samples.reduce((sum, value) => sum + value, 0) / samples.length;
+    return {
+      get count() {
+        return samples.length;
+      },
+      get min() {
+        return Math.min(...samples);
+      },
+      get max() {
+        return Math.max(...samples);
+      },
+      get mean() {
+        return mean();
+      },
+      get stddev() {
+        return Math.sqrt(samples.reduce((sum, value) => sum + (value - mean()) ** 2, 0) / samples.length);
+      },
+      percentile: (percent: number) =>
+        [...samples].sort((a, b) => a - b)[Math.ceil((percent / 100) * samples.length) - 1] ?? 0,
+      reset: () => {
+        samples = [];
+      },
+      enable: () => true,
+    };
+  }
+
+  const figures = async (registry: Registry) =>
+    Object.fromEntries(
+      (await registry.getMetricsAsJSON())
+        .filter((metric) => metric.name.startsWith('nodejs_eventloop_lag_'))
+        .map((metric) => [metric.name, metric.values[0]?.value]),
+    );
+
+  it('reports the lag without the sampling interval: an idle loop reads near zero, a stall its length', async () => {
+    const registry = new Registry();
+    // An idle loop sampled every 100 ms, then one stalled for 250 ms.
+    const histogram = histogramOf([100.2, 100.1, 100.3, 100.2, 350.2]);
+    reportEventLoopLag(registry, histogram, 100);
+    const reported = await figures(registry);
+    expect(reported.nodejs_eventloop_lag_min_seconds).toBeCloseTo(0.0001, 6);
+    expect(reported.nodejs_eventloop_lag_p50_seconds).toBeCloseTo(0.0002, 6);
+    expect(reported.nodejs_eventloop_lag_max_seconds).toBeCloseTo(0.2502, 6);
+    expect(reported.nodejs_eventloop_lag_mean_seconds).toBeCloseTo(0.0502, 6);
+    // The figures cover the time since the last scrape; a scrape with no sample keeps them.
+    expect(histogram.count).toBe(0);
+    expect(await figures(registry)).toEqual(reported);
+  });
+
+  it('takes the place of prom-client’s figures, which counted the interval as lag', async () => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    reportEventLoopLag(registry, histogramOf([10.5]), 10);
+    const names = (await registry.getMetricsAsJSON()).map((metric) => metric.name);
+    for (const figure of ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99']) {
+      expect(names.filter((name) => name === `nodejs_eventloop_lag_${figure}_seconds`)).toHaveLength(1);
+    }
+    expect((await figures(registry)).nodejs_eventloop_lag_min_seconds).toBeCloseTo(0.0005, 6);
   });
 });

@@ -7,6 +7,7 @@ import {
   FX_TABLE,
   formatSalary,
 } from '../../src/reference/salary.js';
+import ECB from '../fixtures/ecb-reference-rates.json' with { type: 'json' };
 
 describe('FX table', () => {
   it('is dated and quotes every currency against the pound', () => {
@@ -14,6 +15,19 @@ describe('FX table', () => {
     expect(FX_TABLE.per_gbp.GBP).toBe(1);
     expect(FX_TABLE.per_gbp.EUR).toBeGreaterThan(1);
     expect(FX_TABLE.per_gbp.USD).toBeGreaterThan(FX_TABLE.per_gbp.EUR);
+  });
+
+  // The oracle: the ECB's published reference rates of the table's date, kept in a fixture of their
+  // own with where they were read (test/fixtures/ecb-reference-rates.json). The ECB quotes every
+  // currency per euro, so a rate per pound is the currency's rate over the pound's.
+  it('holds the ECB reference rates of its date, crossed through the euro, to four decimals', () => {
+    const toFourDecimals = (rate: number) => Math.round(rate * 10_000) / 10_000;
+    expect(FX_TABLE.as_of).toBe(ECB.date);
+    expect(FX_TABLE.per_gbp).toEqual({
+      GBP: 1,
+      EUR: toFourDecimals(1 / ECB.per_euro.GBP),
+      USD: toFourDecimals(ECB.per_euro.USD / ECB.per_euro.GBP),
+    });
   });
 });
 
@@ -32,7 +46,7 @@ describe('convertAmount', () => {
   });
 
   it('only rounds an amount already in the target currency: the rates would drift a half unit', () => {
-    // 22.5 / 1.15 * 1.15 is 22.4999… in floating point and would round down.
+    // Through the pound, 22.5 / 1.15 * 1.15 is 22.4999… in floating point and would round down.
     expect(convertAmount(22.5, 'EUR', 'EUR')).toBe(23);
     expect(convertAmount(27.5, 'USD', 'USD')).toBe(28);
   });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/errors.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { searchLeadsInput, searchSignalsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
@@ -7,122 +6,26 @@ import { searchWithFallback } from '../../src/search/fallback.js';
 import { buildLeadSearch } from '../../src/search/lead-query.js';
 import { buildSignalSearch } from '../../src/search/signal-query.js';
 import {
-  MAX_TITLE_WORDS,
   readCompanyName,
   readIndustry,
   readSkills,
-  readTitle,
-  typoNotes,
+  secondReadingNotes,
 } from '../../src/search/text-filters.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 type Answer = {
   total: number;
   suggest?: Record<string, Array<{ text: string; options: Array<{ text: string }> }>>;
+  aggregations?: Record<string, unknown>;
 };
+/** The `second_readings` aggregation of a second request, as Elasticsearch answers it. */
+const counted = (counts: Record<string, number>) => ({
+  second_readings: {
+    buckets: Object.fromEntries(Object.entries(counts).map(([name, count]) => [name, { doc_count: count }])),
+  },
+});
 const leadSearch = (args: Record<string, unknown>) =>
   buildLeadSearch(parseToolArguments(searchLeadsInput, args), FIRST_PAGE, 10, now);
-
-describe('reading a title', () => {
-  it('matches plural words as singular, with no note and a fuzzy reading kept for later', () => {
-    const reading = readTitle('engineers', 'title');
-    expect(reading.clause).toEqual({ bool: { filter: [{ term: { title_terms: 'engineer' } }] } });
-    expect(reading.note).toBeUndefined();
-    expect(reading.fuzzy?.clause).toEqual({
-      bool: {
-        filter: [
-          {
-            fuzzy: {
-              title_terms: { value: 'engineer', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 },
-            },
-          },
-        ],
-      },
-    });
-  });
-
-  it('expands an abbreviation into phrases and says so', () => {
-    const reading = readTitle('CTO', 'title');
-    expect(reading.clause).toEqual({
-      bool: {
-        filter: [
-          {
-            bool: {
-              should: [
-                { term: { title_terms: 'cto' } },
-                { match_phrase: { title_terms: 'chief technology officer' } },
-              ],
-              minimum_should_match: 1,
-            },
-          },
-        ],
-      },
-    });
-    expect(reading.note).toBe('Read the title "CTO" as Chief Technology Officer.');
-    expect(reading.fuzzy).toBeUndefined();
-  });
-
-  it('reads a role noun beside a specialty as engineer or developer, and alone as typed', () => {
-    const frontend = readTitle('front-end engineer', 'title');
-    expect(frontend.clause).toEqual({
-      bool: {
-        filter: [
-          { term: { title_terms: 'frontend' } },
-          { terms: { title_terms: ['engineer', 'developer'] } },
-        ],
-      },
-    });
-    expect(frontend.note).toBe(
-      'Read the title "front-end engineer" with "engineer" as Engineer or Developer.',
-    );
-    expect(readTitle('Senior Engineer', 'title').clause).toEqual({
-      bool: { filter: [{ term: { title_terms: 'senior' } }, { term: { title_terms: 'engineer' } }] },
-    });
-    expect(readTitle('Senior Engineer', 'title').note).toBeUndefined();
-  });
-
-  it('keeps the precision traps apart', () => {
-    expect(JSON.stringify(readTitle('engineer', 'title').clause)).not.toContain('engineering');
-    expect(JSON.stringify(readTitle('java', 'title').clause)).not.toContain('javascript');
-    expect(JSON.stringify(readTitle('data engineer', 'title').clause)).not.toContain('scientist');
-    // A chief information officer is not a chief information security officer: a phrase, not three words.
-    expect(readTitle('chief information officer', 'title').clause).toEqual({
-      bool: { filter: [{ match_phrase: { title_terms: 'chief information officer' } }] },
-    });
-  });
-
-  it('ignores word order, punctuation and stop words', () => {
-    const ordered = readTitle('machine learning engineer', 'title').clause;
-    const reordered = readTitle('Engineer, Machine-Learning', 'title').clause as {
-      bool: { filter: unknown[] };
-    };
-    expect(new Set(reordered.bool.filter.map((clause) => JSON.stringify(clause)))).toEqual(
-      new Set(
-        (ordered as { bool: { filter: unknown[] } }).bool.filter.map((clause) => JSON.stringify(clause)),
-      ),
-    );
-    expect(readTitle('head of data', 'title').clause).toEqual({
-      bool: { filter: [{ term: { title_terms: 'head' } }, { term: { title_terms: 'data' } }] },
-    });
-  });
-
-  it('matches nothing for a title without words', () => {
-    expect(readTitle('?!', 'title')).toEqual({ clause: { match_none: {} } });
-  });
-
-  it('refuses more words than it searches, naming the field', () => {
-    const long = Array.from({ length: MAX_TITLE_WORDS + 1 }, (_, index) => `word${index}`).join(' ');
-    let error: unknown;
-    try {
-      readTitle(long, 'filters.title');
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).details.field).toBe('filters.title');
-    expect((error as DomainError).message).toMatch(/at most 12 are searched/);
-  });
-});
 
 describe('reading skills and industries', () => {
   it('reads other names of skills as the skill and says so', () => {
@@ -130,7 +33,7 @@ describe('reading skills and industries', () => {
     expect(reading.clause).toEqual({ terms: { skills_key: ['kubernetes', 'postgresql', 'python'] } });
     expect(reading.note).toBe('Read the skills "k8s" as Kubernetes and "Postgres" as PostgreSQL.');
     // Only the skill taken as typed is fuzzed in the second reading.
-    expect(Object.values(reading.fuzzy?.suggest ?? {}).map((suggester) => suggester.text)).toEqual([
+    expect(Object.values(reading.second?.suggest ?? {}).map((suggester) => suggester.text)).toEqual([
       'python',
     ]);
   });
@@ -148,7 +51,7 @@ describe('reading skills and industries', () => {
   it('reads a company name as a substring, literal wildcards escaped, and fuzzily as words', () => {
     const reading = readCompanyName('Bänk*?\\', 'company.name_key', 'company.name');
     expect(reading.clause).toEqual({ wildcard: { 'company.name_key': { value: '*bank\\*\\?\\\\*' } } });
-    expect(reading.fuzzy?.clause).toEqual({
+    expect(reading.second?.clause).toEqual({
       match: {
         'company.name': {
           query: 'bank*?\\',
@@ -162,15 +65,11 @@ describe('reading skills and industries', () => {
   });
 });
 
-describe('the fallback reading', () => {
-  it('exists only when a word can be fuzzed and the place is known', () => {
-    expect(leadSearch({ title: 'enginer' }).fallback?.body.query).toEqual({
-      bool: {
-        filter: expect.arrayContaining([
-          { bool: { filter: [{ fuzzy: { title_terms: expect.objectContaining({ value: 'enginer' }) } }] } },
-        ]),
-      },
-    });
+describe('the second reading', () => {
+  it('exists only when a word can be read another way and the place is known', () => {
+    expect(JSON.stringify(leadSearch({ title: 'enginer' }).fallback?.body.query)).toContain(
+      '{"fuzzy":{"title_terms":{"value":"enginer"',
+    );
     expect(leadSearch({ title: 'CTO' }).fallback).toBeUndefined();
     expect(leadSearch({ experience_level: 'Senior' }).fallback).toBeUndefined();
     expect(leadSearch({ title: 'enginer', location: 'Narnia' }).fallback).toBeUndefined();
@@ -183,10 +82,15 @@ describe('the fallback reading', () => {
       5,
       now,
     );
-    const { query: _query, suggest, ...rest } = search.fallback?.body ?? {};
+    const { query: _query, suggest, aggs, ...rest } = search.fallback?.body ?? {};
     const { query: _first, ...first } = search.body;
     expect(rest).toEqual(first);
     expect(suggest).toEqual({ typo_title: expect.objectContaining({ text: 'enginer' }) });
+    // Each way of reading the title is counted in the same request, for the notes.
+    expect(Object.keys((aggs?.second_readings?.filters?.filters ?? {}) as object)).toEqual([
+      'title_0_close_spellings',
+      'title_0_skill_0',
+    ]);
   });
 
   it('reads a signal company name fuzzily only in the fallback', () => {
@@ -207,7 +111,11 @@ describe('the fallback reading', () => {
       sent.push(body);
       return sent.length === 1
         ? { total: 0 }
-        : { total: 3, suggest: { typo_title: [{ text: 'enginer', options: [{ text: 'engineer' }] }] } };
+        : {
+            total: 3,
+            suggest: { typo_title: [{ text: 'enginer', options: [{ text: 'engineer' }] }] },
+            aggregations: counted({ title_0_close_spellings: 3, title_0_skill_0: 0 }),
+          };
     };
     const result = await searchWithFallback(search, run, (response) => response.total > 0);
     expect(sent).toEqual([search.body, search.fallback?.body]);
@@ -234,17 +142,74 @@ describe('the fallback reading', () => {
 
   it('words a note for each filter read fuzzily', () => {
     const typos = [
-      readSkills(['kuberntes']).fuzzy,
-      readCompanyName('brightpth', 'company.name_key', 'company.name').fuzzy,
+      readSkills(['kuberntes']).second,
+      readCompanyName('brightpth', 'company.name_key', 'company.name').second,
     ].flatMap((typo) => (typo ? [typo] : []));
     expect(
-      typoNotes(typos, {
-        typo_skills_key_0: [{ text: 'kuberntes', options: [{ text: 'kubernetes' }] }],
-        typo_company_name: [{ text: 'brightpth', options: [] }],
+      secondReadingNotes(typos, {
+        suggest: {
+          typo_skills_key_0: [{ text: 'kuberntes', options: [{ text: 'kubernetes' }] }],
+          typo_company_name: [{ text: 'brightpth', options: [] }],
+        },
       }),
     ).toEqual([
       'No role lists the skill "kuberntes", so it was read as "kubernetes".',
       'No company name contains "brightpth" exactly, so close spellings were searched.',
+    ]);
+  });
+});
+
+describe('the second reading of a title', () => {
+  /** Runs `search` against Elasticsearch answering `answers` in turn; the bodies it sent. */
+  async function answered(search: ReturnType<typeof leadSearch>, answers: readonly Answer[]) {
+    const sent: Array<{ query?: unknown }> = [];
+    const result = await searchWithFallback(
+      search,
+      async (body) => {
+        sent.push(body);
+        return answers[sent.length - 1] as Answer;
+      },
+      (response) => response.total > 0,
+    );
+    return { sent, result };
+  }
+
+  it('keeps only the preferred readings that found something, in a third request when others did too', async () => {
+    // "Java Developer, Berlin": Berlin read as the place is preferred to "java" read as a skill.
+    const search = leadSearch({ title: 'Java Developer, Berlin' });
+    const choices = search.fallback?.readings[0]?.choices ?? [];
+    expect(choices.map((choice) => [choice.name, choice.tier])).toEqual([
+      ['title_0_places', 0],
+      ['title_0_close_spellings', 1],
+      ['title_0_skill_0', 2],
+      ['title_0_skill_1', 2],
+      ['title_0_places_skill_0', 2],
+    ]);
+    const { sent, result } = await answered(search, [
+      { total: 0 },
+      {
+        total: 90,
+        aggregations: counted({ title_0_places: 20, title_0_close_spellings: 70, title_0_skill_0: 60 }),
+      },
+      { total: 20 },
+    ]);
+    expect(sent).toHaveLength(3);
+    expect(result.response.total).toBe(20);
+    expect(JSON.stringify(sent[2]?.query)).not.toContain('skills_key');
+    expect(JSON.stringify(sent[2]?.query)).toContain('city:2950159');
+    expect(result.notes).toEqual([
+      'No role title has "Berlin", so it was read as the location Berlin, Germany.',
+    ]);
+  });
+
+  it('needs no third request when only one kind of reading found something', async () => {
+    const { sent, result } = await answered(leadSearch({ title: 'javascript developer' }), [
+      { total: 0 },
+      { total: 919, aggregations: counted({ title_0_close_spellings: 0, title_0_skill_0: 919 }) },
+    ]);
+    expect(sent).toHaveLength(2);
+    expect(result.notes).toEqual([
+      'No role title has all of "javascript developer", so "javascript" was read as a skill the role lists.',
     ]);
   });
 });

@@ -49,6 +49,13 @@ function tallyOverFakeStore(maxCounters = 100) {
   };
 }
 
+/** What a call that succeeds does: holds its units, then commits them. */
+async function countAndCommit(tally: UsageTally, counterId: string, units: number): Promise<number> {
+  const used = await tally.count(counterId, units, FIELDS);
+  tally.commit(counterId, units);
+  return used;
+}
+
 describe('UsageTally', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -58,30 +65,29 @@ describe('UsageTally', () => {
     vi.useRealTimers();
   });
 
-  it("writes a counter's first units at once, to learn its figure, then the rest in one write later", async () => {
+  it("reads a counter's figure first, then writes what the calls counted in one write later", async () => {
     const store = tallyOverFakeStore();
-    expect(await store.tally.count('c', 3, FIELDS)).toBe(3);
+    expect(await countAndCommit(store.tally, 'c', 3)).toBe(3);
     const reported = [];
-    for (let call = 0; call < 50; call++) reported.push(await store.tally.count('c', 2, FIELDS));
+    for (let call = 0; call < 50; call++) reported.push(await countAndCommit(store.tally, 'c', 2));
     expect(reported.at(-1)).toBe(103);
-    expect(store.writes).toHaveLength(1);
-    expect(store.used.get('c')).toBe(3);
+    expect(store.writes.map((write) => write.amount)).toEqual([0]);
     await vi.advanceTimersByTimeAsync(WRITE_COUNTS_AFTER_MS);
-    expect(store.writes.map((write) => write.amount)).toEqual([3, 100]);
+    expect(store.writes.map((write) => write.amount)).toEqual([0, 103]);
     expect(store.used.get('c')).toBe(103);
   });
 
   it('reports what other processes wrote once its figure is refreshed, and waits for a write when the figure is older than allowed', async () => {
     const store = tallyOverFakeStore();
-    await store.tally.count('c', 1, FIELDS);
-    store.used.set('c', 41); // another process wrote 40
-    expect(await store.tally.count('c', 1, FIELDS)).toBe(2);
+    await countAndCommit(store.tally, 'c', 1);
+    store.used.set('c', 40); // another process wrote 40
+    expect(await countAndCommit(store.tally, 'c', 1)).toBe(2);
     store.advanceClock(STORED_FIGURE_FRESH_MS + 1);
-    expect(await store.tally.count('c', 1, FIELDS)).toBe(43);
-    expect(store.writes.map((write) => write.amount)).toEqual([1, 2]);
+    expect(await countAndCommit(store.tally, 'c', 1)).toBe(43);
+    expect(store.writes.map((write) => write.amount)).toEqual([0, 2]);
   });
 
-  it('counts nothing when the write it must wait for fails', async () => {
+  it('holds nothing when the write it must wait for fails', async () => {
     const store = tallyOverFakeStore();
     store.failNext('before');
     await expect(store.tally.count('c', 5, FIELDS)).rejects.toBeInstanceOf(Unavailable);
@@ -90,10 +96,26 @@ describe('UsageTally', () => {
     expect(await store.tally.reported('c')).toBe(0);
   });
 
+  it('writes the units of a call only once it succeeds; a call that fails gives them back and is never written', async () => {
+    const store = tallyOverFakeStore();
+    await countAndCommit(store.tally, 'c', 1);
+    const succeeding = await store.tally.count('c', 10, FIELDS);
+    const failing = await store.tally.count('c', 7, FIELDS);
+    expect([succeeding, failing]).toEqual([11, 18]);
+    // A write going out while both calls are under way carries neither.
+    await vi.advanceTimersByTimeAsync(WRITE_COUNTS_AFTER_MS);
+    expect(store.used.get('c')).toBe(1);
+    expect(store.tally.release('c', 7)).toBe(11);
+    store.tally.commit('c', 10);
+    await store.tally.writeAll();
+    expect(store.used.get('c')).toBe(11);
+    expect(store.writes.map((write) => write.amount)).toEqual([0, 1, 10]);
+  });
+
   it('sends a write whose answer was lost again under the same id, so it lands once', async () => {
     const store = tallyOverFakeStore();
-    await store.tally.count('c', 1, FIELDS);
-    await store.tally.count('c', 4, FIELDS);
+    await countAndCommit(store.tally, 'c', 1);
+    await countAndCommit(store.tally, 'c', 4);
     store.failNext('after');
     await vi.advanceTimersByTimeAsync(WRITE_COUNTS_AFTER_MS);
     expect(store.used.get('c')).toBe(5);
@@ -108,35 +130,24 @@ describe('UsageTally', () => {
     ]);
   });
 
-  it('takes back units without waiting, and writes the difference', async () => {
-    const store = tallyOverFakeStore();
-    await store.tally.count('c', 10, FIELDS);
-    store.tally.uncount('c', 10);
-    store.tally.uncount('never-counted-here', 2);
-    expect(await store.tally.reported('c')).toBe(0);
-    expect(await store.tally.reported('not-counted-here')).toBeUndefined();
-    await store.tally.writeAll();
-    expect(store.used.get('c')).toBe(0);
-    expect(store.used.get('never-counted-here')).toBe(-2);
-  });
-
-  it('keeps at most maxCounters tallies, forgetting idle ones first and refusing when all owe a write', async () => {
+  it('keeps at most maxCounters tallies, forgetting idle ones first and refusing when all hold or owe units', async () => {
     const store = tallyOverFakeStore(2);
-    await store.tally.count('a', 1, FIELDS);
-    await store.tally.count('b', 1, FIELDS);
+    await countAndCommit(store.tally, 'a', 1);
+    await countAndCommit(store.tally, 'b', 1);
+    await store.tally.writeAll();
     store.advanceClock(STORED_FIGURE_FRESH_MS + 1);
     // Both idle and written: room is made by forgetting them.
-    expect(await store.tally.count('c', 1, FIELDS)).toBe(1);
+    expect(await countAndCommit(store.tally, 'c', 1)).toBe(1);
     expect(await store.tally.count('d', 1, FIELDS)).toBe(1);
-    await store.tally.count('c', 1, FIELDS);
-    await store.tally.count('d', 1, FIELDS);
+    store.advanceClock(STORED_FIGURE_FRESH_MS + 1);
+    // 'c' owes a write and 'd' holds a call's unit: neither may go.
     await expect(store.tally.count('e', 1, FIELDS)).rejects.toBeInstanceOf(Unavailable);
   });
 
   it('reports a figure read as one, whatever a write does meanwhile', async () => {
     const store = tallyOverFakeStore();
-    await store.tally.count('c', 2, FIELDS);
-    await store.tally.count('c', 3, FIELDS);
+    await countAndCommit(store.tally, 'c', 2);
+    await countAndCommit(store.tally, 'c', 3);
     const reading = store.tally.reported('c');
     await vi.advanceTimersByTimeAsync(WRITE_COUNTS_AFTER_MS);
     expect([await reading, await store.tally.reported('c'), store.used.get('c')]).toEqual([5, 5, 5]);
@@ -144,21 +155,21 @@ describe('UsageTally', () => {
 
   it('writeAll writes everything still owed and waits for it', async () => {
     const store = tallyOverFakeStore();
-    await store.tally.count('a', 1, FIELDS);
-    await store.tally.count('a', 6, FIELDS);
-    await store.tally.count('b', 2, FIELDS);
-    await store.tally.count('b', 3, FIELDS);
+    await countAndCommit(store.tally, 'a', 1);
+    await countAndCommit(store.tally, 'a', 6);
+    await countAndCommit(store.tally, 'b', 2);
+    await countAndCommit(store.tally, 'b', 3);
     await store.tally.writeAll();
     expect(Object.fromEntries(store.used)).toEqual({ a: 7, b: 5 });
   });
 
   it('writeAll says in the log what it could not write', async () => {
     const store = tallyOverFakeStore();
-    await store.tally.count('a', 1, FIELDS);
-    await store.tally.count('a', 6, FIELDS);
+    await countAndCommit(store.tally, 'a', 1);
+    await countAndCommit(store.tally, 'a', 6);
     store.failNext('before');
     await store.tally.writeAll();
-    expect(store.used.get('a')).toBe(1);
+    expect(store.used.get('a')).toBe(0);
     expect(store.logged).toEqual([
       { level: 'error', message: 'lost counted quota units: MongoDB did not take them before the stop' },
     ]);

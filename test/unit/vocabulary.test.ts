@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { AGENCY_INDUSTRY, INDUSTRIES } from '../../seed/catalogue/companies.js';
 import { LEVEL_PREFIXES, ROLE_FAMILIES } from '../../seed/catalogue/roles.js';
 import { analyse } from '../../src/domain/analysis.js';
-import { MAX_MEANINGS, SKILL_ALIASES, TITLE_TERMS } from '../../src/reference/vocabulary.js';
+import {
+  EXPERIENCE_LEVEL_WORDS,
+  IGNORED_LEVEL_WORDS,
+  MAX_MEANINGS,
+  MAX_NAMES,
+  SKILL_ALIASES,
+  TITLE_TERMS,
+} from '../../src/reference/vocabulary.js';
 import vocabulary from '../../src/reference/vocabulary.json' with { type: 'json' };
 
 /** The reference data: every title, skill and industry the generated documents use. */
@@ -59,10 +66,30 @@ describe('the vocabulary', () => {
   });
 
   it('keeps every reading small', () => {
-    const sections = [vocabulary.titles.entries, vocabulary.skills.entries, vocabulary.industries.entries];
-    for (const entry of sections.flat()) expect(entry.means.length).toBeLessThanOrEqual(MAX_MEANINGS);
+    for (const entry of vocabulary.titles.entries)
+      expect(entry.means.length).toBeLessThanOrEqual(MAX_MEANINGS);
     for (const term of TITLE_TERMS.values())
       expect(term.phrases.length).toBeLessThanOrEqual(MAX_MEANINGS + 1);
+    // Other names of skills and industries are the keys of one `terms` clause.
+    for (const entry of [...vocabulary.skills.entries, ...vocabulary.industries.entries])
+      expect(entry.means.length).toBeLessThanOrEqual(MAX_NAMES);
+  });
+
+  it('leaves out level numbers no title has, and reads the level words titles do not spell out', () => {
+    for (const word of IGNORED_LEVEL_WORDS) {
+      expect(
+        titles.some((title) => title.includes(` ${word} `)),
+        word,
+      ).toBe(false);
+    }
+    expect(EXPERIENCE_LEVEL_WORDS.get('mid level')).toEqual(['Mid']);
+    expect(EXPERIENCE_LEVEL_WORDS.get('intermediate')).toEqual(['Mid']);
+  });
+
+  it("never drops a word of the data's titles as a stop word", () => {
+    const titleWords = new Set(titles.flatMap((title) => title.trim().split(' ')));
+    for (const word of vocabulary.stop_words.words.filter((word) => word.length === 1))
+      expect(titleWords.has(word), word).toBe(false);
   });
 
   it('reads the abbreviations the issue names', () => {

@@ -1,0 +1,98 @@
+import type { WorkType } from '../domain/enums.js';
+import { listInWords } from '../domain/words.js';
+import {
+  type City,
+  closestPlace,
+  placeKey,
+  placeName,
+  type ResolvedPlace,
+  resolvePlace,
+} from '../reference/gazetteer.js';
+import { regionNamed, workArrangementIn } from '../reference/regions.js';
+import { type Query, valuesClause } from './es.js';
+
+/**
+ * How a typed place is read (docs/search-semantics.md, "Places"): a region of several places
+ * ("DACH", "Europe", "Bay Area"), else one city, region or country of the gazetteer, else words
+ * for a work arrangement with or without a place ("remote", "Remote UK"), else, when asked, the
+ * place of the closest spelling. Every reading is decided in the process, before any request, and
+ * is one `terms` clause on `location.keys` of at most MAX_REGION_PLACES keys, and one on `work_type`.
+ */
+
+export interface LocationReading {
+  /** The `location.keys`, any of which a role is in; none when only a work arrangement was named. */
+  keys: string[];
+  workTypes: WorkType[];
+  /** The place, when it is one city, region or country of the gazetteer (a radius needs a city). */
+  place?: ResolvedPlace;
+  /** What it was read as: "London, United Kingdom", "Germany, Austria or Switzerland", "work_type Remote". */
+  says: string;
+  /** How the place was read, when not as typed. */
+  note?: string;
+}
+
+type PlaceOnly = Omit<LocationReading, 'workTypes'>;
+
+function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
+  const region = regionNamed(text);
+  if (region)
+    return {
+      keys: [...region.keys],
+      says: region.says,
+      note: `Read the location "${text}" as ${region.says}.`,
+    };
+  const place = resolvePlace(text);
+  if (place) return { keys: [placeKey(place)], place, says: placeName(place) };
+  const close = closeSpellings ? closestPlace(text) : undefined;
+  if (!close) return undefined;
+  return {
+    keys: [placeKey(close)],
+    place: close,
+    says: placeName(close),
+    note: `No place is called "${text}", so it was read as ${placeName(close)}.`,
+  };
+}
+
+/**
+ * The reading of `text` as a place, or undefined when it names none. `closeSpellings` reads a name
+ * the gazetteer does not know as the closest known one (the `location` filter); a title's words are
+ * read without it.
+ */
+export function readLocation(text: string, closeSpellings: boolean): LocationReading | undefined {
+  const place = placeIn(text, closeSpellings);
+  if (place) return { ...place, workTypes: [] };
+  const arrangement = workArrangementIn(text);
+  if (!arrangement) return undefined;
+  const workTypes = `work_type ${listInWords(arrangement.workTypes, 'or')}`;
+  if (arrangement.rest === '') {
+    return {
+      keys: [],
+      workTypes: arrangement.workTypes,
+      says: workTypes,
+      note: `Read the location "${text}" as ${workTypes}, in any place.`,
+    };
+  }
+  const rest = placeIn(arrangement.rest, closeSpellings);
+  if (!rest) return undefined;
+  const says = `${rest.says}, with ${workTypes}`;
+  return {
+    keys: rest.keys,
+    workTypes: arrangement.workTypes,
+    ...(rest.place ? { place: rest.place } : {}),
+    says,
+    note: `Read the location "${text}" as ${says}.`,
+  };
+}
+
+/** The clauses of a reading without a radius: in one of its places, of one of its work types. */
+export function locationClauses(reading: LocationReading): Query[] {
+  const clauses: Query[] = [];
+  if (reading.keys.length > 0) clauses.push(valuesClause('location.keys', reading.keys));
+  if (reading.workTypes.length > 0) clauses.push(valuesClause('work_type', reading.workTypes));
+  return clauses;
+}
+
+/** The city of a reading, when it names exactly one. */
+export function cityOf(reading: LocationReading): City | undefined {
+  return reading.place?.kind === 'city' && reading.keys.length === 1 ? reading.place.city : undefined;
+}

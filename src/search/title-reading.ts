@@ -1,0 +1,496 @@
+import { analyse } from '../domain/analysis.js';
+import type { ExperienceLevel } from '../domain/enums.js';
+import { foldKey } from '../domain/fold.js';
+import { listInWords, trimEdges } from '../domain/words.js';
+import { InvalidArgument } from '../errors.js';
+import {
+  EXPERIENCE_LEVEL_WORDS,
+  IGNORED_LEVEL_WORDS,
+  LONGEST_TITLE_TERM,
+  NOT_SPECIALTIES,
+  type Phrase,
+  ROLE_NOUNS_ALONE,
+  ROLE_NOUNS_WITH_SPECIALTY,
+  STOP_WORDS,
+  TITLE_TERMS,
+  type TitleTerm,
+} from '../reference/vocabulary.js';
+import { type Query, valuesClause } from './es.js';
+import { type LocationReading, locationClauses, readLocation } from './location-filter.js';
+import {
+  allOf,
+  anyOf,
+  type Choice,
+  FUZZABLE_LENGTH,
+  FUZZY,
+  type SecondReading,
+  skillKeys,
+  suggester,
+  type TextReading,
+} from './text-filters.js';
+
+/**
+ * How a typed title (`title`, `hiring_for_title`) is read (docs/search-semantics.md, "Titles"):
+ * its words, vocabulary terms, role nouns, level words and alternatives, every one required. When
+ * that finds nothing, a second reading in the same second request as the typo fallback takes the
+ * parts of a job-board title that name a place or a work arrangement as those filters ("Data
+ * Engineer - London", "(Remote)") and reads the rest as typed, with close spellings, or with one of
+ * its words (or two or three in a row) as a skill the role lists ("javascript developer").
+ * Bounded: at most MAX_TITLE_WORDS words once read, each at most MAX_MEANINGS + 1 phrases, and at
+ * most MAX_SKILL_CHOICES skill choices per title.
+ */
+
+export const MAX_TITLE_WORDS = 12;
+const MAX_SKILL_CHOICES = 6;
+/** Parts of a job-board title read as a place or work arrangement: "Software Engineer - Remote (UK)". */
+const MAX_TITLE_PLACES = 2;
+/** Words of a place at the end of a title without a separator: "San Francisco Bay Area" is not one. */
+const LONGEST_PLACE_NAME = 3;
+const LONGEST_SKILL_NAME = 3;
+const LONGEST_LEVEL_FORM = Math.max(
+  ...[...EXPERIENCE_LEVEL_WORDS.keys()].map((form) => form.split(' ').length),
+);
+
+/** A part of a typed title. */
+type Concept =
+  /** A word as typed; `role` when it is a role noun read alone. */
+  | { kind: 'word'; word: string; role?: true }
+  | { kind: 'role'; word: string }
+  /** A vocabulary term read as any of its phrases; `rank` when it names a level only ("Sr"), `role` for a role noun. */
+  | {
+      kind: 'term';
+      typed: string;
+      phrases: readonly Phrase[];
+      meaning: readonly string[];
+      rank: boolean;
+      role?: true;
+    }
+  /** Words for a level titles do not spell out ("mid-level"), read as experience_level. */
+  | { kind: 'level'; typed: string; levels: readonly ExperienceLevel[] }
+  /** Words joined by a slash ("Backend/Platform"): any one side. */
+  | { kind: 'either'; typed: string; labels: readonly string[]; sides: Concept[][] };
+
+interface Sequence {
+  concepts: Concept[];
+  /** Level numbers left out ("ii"). */
+  ignored: string[];
+}
+
+function longestAt<Value>(
+  words: readonly string[],
+  index: number,
+  forms: ReadonlyMap<string, Value>,
+  longest: number,
+): { value: Value; length: number } | undefined {
+  for (let length = Math.min(longest, words.length - index); length >= 1; length--) {
+    const value = forms.get(words.slice(index, index + length).join(' '));
+    if (value !== undefined) return { value, length };
+  }
+  return undefined;
+}
+
+function termConcept(term: TitleTerm, typed = term.typed.join(' ')): Concept {
+  const meanings = term.phrases.slice(1);
+  const rank =
+    meanings.length > 0 && meanings.every((phrase) => phrase.every((word) => NOT_SPECIALTIES.has(word)));
+  return { kind: 'term', typed, phrases: term.phrases, meaning: term.meaning, rank };
+}
+
+/** Level words, vocabulary terms (longest typed form first), role nouns and the other words, stop words dropped. */
+function conceptsOf(words: readonly string[]): Sequence {
+  const sequence: Sequence = { concepts: [], ignored: [] };
+  let index = 0;
+  while (index < words.length) {
+    const word = words[index] as string;
+    const level = longestAt(words, index, EXPERIENCE_LEVEL_WORDS, LONGEST_LEVEL_FORM);
+    const term =
+      level || ROLE_NOUNS_ALONE.has(word)
+        ? undefined
+        : longestAt(words, index, TITLE_TERMS, LONGEST_TITLE_TERM);
+    if (level) {
+      const typed = words.slice(index, index + level.length).join(' ');
+      sequence.concepts.push({ kind: 'level', typed, levels: level.value });
+      index += level.length;
+    } else if (term) {
+      sequence.concepts.push(termConcept(term.value));
+      index += term.length;
+    } else {
+      if (IGNORED_LEVEL_WORDS.has(word)) sequence.ignored.push(word);
+      else if (ROLE_NOUNS_ALONE.has(word)) sequence.concepts.push({ kind: 'role', word });
+      else if (!STOP_WORDS.has(word)) sequence.concepts.push({ kind: 'word', word });
+      index += 1;
+    }
+  }
+  return sequence;
+}
+
+const alphanumerics = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, '');
+/** A side of a slashed group without the brackets and punctuation around it, keeping ".NET", "C++", "C#". */
+const sideLabel = (side: string) => trimEdges(side, (character) => !/[\p{L}\p{N}.+#]/u.test(character));
+
+/**
+ * The concepts of `text`. A word with slashes ("Backend/Platform") is read as either side when
+ * each side has two letters or more and the vocabulary does not know it whole ("UX/UI"); "(m/w/d)"
+ * and "A/B" are read as words.
+ */
+function sequenceOf(text: string): Sequence {
+  const sequence: Sequence = { concepts: [], ignored: [] };
+  const add = (part: Sequence) => {
+    sequence.concepts.push(...part.concepts);
+    sequence.ignored.push(...part.ignored);
+  };
+  let run: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    const labels = token.split('/').map(sideLabel);
+    const slashed =
+      labels.length > 1 &&
+      labels.every((side) => alphanumerics(side).length >= 2) &&
+      !TITLE_TERMS.has(analyse(token).join(' '));
+    if (!slashed) {
+      run.push(token);
+      continue;
+    }
+    add(conceptsOf(analyse(run.join(' '))));
+    run = [];
+    const sides = labels.map((side) => conceptsOf(analyse(side)));
+    for (const side of sides) sequence.ignored.push(...side.ignored);
+    const read = sides.map((side) => side.concepts).filter((concepts) => concepts.length > 0);
+    if (read.length > 1)
+      sequence.concepts.push({ kind: 'either', typed: labels.join('/'), labels, sides: read });
+    else sequence.concepts.push(...(read[0] ?? []));
+  }
+  add(conceptsOf(analyse(run.join(' '))));
+  return sequence;
+}
+
+function isSpecialty(concept: Concept): boolean {
+  switch (concept.kind) {
+    case 'word':
+      return !concept.role && !NOT_SPECIALTIES.has(concept.word);
+    case 'term':
+      return !concept.rank;
+    case 'either':
+      return concept.sides.some((side) => side.some(isSpecialty));
+    default:
+      return false;
+  }
+}
+
+/**
+ * A role noun names one job with its specialty ("frontend engineer" or "frontend developer"), so
+ * beside a specialty it reads as either; beside rank words only ("senior engineer") it stays as typed.
+ */
+function withRoleNouns(concepts: readonly Concept[], hasSpecialty = concepts.some(isSpecialty)): Concept[] {
+  return concepts.map((concept): Concept => {
+    if (concept.kind === 'either') {
+      return { ...concept, sides: concept.sides.map((side) => withRoleNouns(side, hasSpecialty)) };
+    }
+    if (concept.kind !== 'role') return concept;
+    if (hasSpecialty) {
+      return {
+        kind: 'term',
+        typed: concept.word,
+        phrases: ROLE_NOUNS_WITH_SPECIALTY.phrases,
+        meaning: ROLE_NOUNS_WITH_SPECIALTY.labels,
+        rank: false,
+        role: true,
+      };
+    }
+    const alone = ROLE_NOUNS_ALONE.get(concept.word);
+    if (!alone || alone.meaning.length === 0) return { kind: 'word', word: concept.word, role: true };
+    return { ...termConcept(alone, concept.word), role: true } as Concept;
+  });
+}
+
+/** Phrases of a title as clauses on `title_terms`: single words as one `terms`, longer ones as phrases. */
+function phrasesClause(phrases: readonly Phrase[]): Query {
+  const single = phrases.filter((phrase) => phrase.length === 1).map((phrase) => phrase[0] as string);
+  const clauses: Query[] = phrases
+    .filter((phrase) => phrase.length > 1)
+    .map((phrase) => ({ match_phrase: { title_terms: phrase.join(' ') } }));
+  if (single.length > 0) clauses.unshift(valuesClause('title_terms', single));
+  return anyOf(clauses);
+}
+
+function clauseOf(concept: Concept): Query {
+  switch (concept.kind) {
+    case 'word':
+    case 'role':
+      return { term: { title_terms: concept.word } };
+    case 'term':
+      return phrasesClause(concept.phrases);
+    case 'level':
+      return valuesClause('experience_level', concept.levels);
+    case 'either':
+      return anyOf(concept.sides.map(sequenceClause));
+  }
+}
+
+function sequenceClause(concepts: readonly Concept[]): Query {
+  return concepts.length === 1 ? clauseOf(concepts[0] as Concept) : allOf(concepts.map(clauseOf));
+}
+
+const wordCount = (concept: Concept): number =>
+  concept.kind === 'either' ? concept.sides.flat().reduce((sum, side) => sum + wordCount(side), 0) : 1;
+
+/** "x" as y, for the note, of every concept read as something else than typed. */
+function expansions(concept: Concept): string[] {
+  switch (concept.kind) {
+    case 'term':
+      return concept.meaning.length > 0
+        ? [`"${concept.typed}" as ${listInWords(concept.meaning, 'or')}`]
+        : [];
+    case 'level':
+      return [`"${concept.typed}" as experience_level ${listInWords(concept.levels, 'or')}`];
+    case 'either':
+      return [
+        `"${concept.typed}" as ${listInWords(concept.labels, 'or')}`,
+        ...concept.sides.flat().flatMap(expansions),
+      ];
+    default:
+      return [];
+  }
+}
+
+/** Analysed words as the user typed them ("II" for "ii", "Power BI" for "power bi"), found again in the typed text. */
+function asTyped(typed: string, words: string): string {
+  const wanted = words.split(' ').map(alphanumerics);
+  const tokens = [...typed.matchAll(/[\p{L}\p{N}]+/gu)];
+  for (let index = 0; index + wanted.length <= tokens.length; index++) {
+    const run = tokens.slice(index, index + wanted.length);
+    if (run.every((token, offset) => foldKey(token[0]) === wanted[offset])) {
+      const last = run.at(-1) as RegExpExecArray;
+      return typed.slice(run[0]?.index, last.index + last[0].length);
+    }
+  }
+  return words;
+}
+
+/** A word of a title taken as typed: what a second reading may read with close spellings. */
+const isPlain = (concept: Concept): concept is { kind: 'word'; word: string } => concept.kind === 'word';
+
+/**
+ * The words of a concept a skill may be named by: a word as typed or a vocabulary term ("power",
+ * "bi"), not a rank word or role noun.
+ */
+function skillWords(concept: Concept | undefined): string | undefined {
+  if (concept?.kind === 'word' && !concept.role && !NOT_SPECIALTIES.has(concept.word)) return concept.word;
+  if (concept?.kind === 'term' && !concept.role && !concept.rank) return concept.typed;
+  return undefined;
+}
+
+/** What separates the parts of a job-board title: a spaced dash or bar, "@", commas, brackets, " in ", " at ". */
+const TITLE_PARTS = /\s[-–—|@]\s|[,|()[\]]|\s(?:in|at)\s/i;
+
+interface TitlePart {
+  typed: string;
+  concepts: Concept[];
+}
+
+/**
+ * Takes off the end of the title's last part, into `places`, the words (up to 3, the longest
+ * first) that name a place or work arrangement without a separator before them: "python
+ * developer remote", "Data Engineer New York". At least one word stays the title.
+ */
+function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading: LocationReading }>) {
+  while (places.length < MAX_TITLE_PLACES && kept.length > 0) {
+    const words = (kept.at(-1) as string).split(/\s+/);
+    let taken = false;
+    for (let length = Math.min(LONGEST_PLACE_NAME, words.length - 1); length >= 1 && !taken; length--) {
+      const segment = words.slice(-length).join(' ');
+      const reading = readLocation(segment, false);
+      if (!reading) continue;
+      places.push({ segment, reading });
+      kept[kept.length - 1] = words.slice(0, -length).join(' ');
+      taken = true;
+    }
+    if (!taken) return;
+  }
+}
+
+/**
+ * The choices of the second reading of one title (or of one of several titles separated by " / "),
+ * in order of preference (`tier`): the parts after the first that name a place or work arrangement
+ * read as those filters and the rest as typed; the plain words with close spellings; one run of
+ * words read as a skill, with or without those places.
+ */
+function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
+  const segments = part.typed
+    .split(TITLE_PARTS)
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== '');
+  const places: Array<{ segment: string; reading: LocationReading }> = [];
+  const kept = segments.filter((segment, index) => {
+    const reading =
+      index === 0 || places.length === MAX_TITLE_PLACES ? undefined : readLocation(segment, false);
+    if (reading) places.push({ segment, reading });
+    return !reading;
+  });
+  placesAtTheEnd(kept, places);
+  const choices: Choice[] = [];
+  const located = places.flatMap((place) => locationClauses(place.reading));
+  const placeNotes = places.map(
+    ({ segment, reading }) =>
+      `No role title has "${segment}", so it was read as ${reading.keys.length > 0 ? 'the location ' : ''}${reading.says}.`,
+  );
+  const rest = places.length > 0 ? withRoleNouns(sequenceOf(kept.join(' ')).concepts) : part.concepts;
+  if (places.length > 0) {
+    choices.push({
+      name: `${name}_places`,
+      tier: 0,
+      clause: allOf([...located, ...rest.map(clauseOf)]),
+      note: placeNotes.join(' '),
+    });
+  }
+  const fuzzable = part.concepts.flatMap((concept) =>
+    isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
+  );
+  if (fuzzable.length > 0) {
+    const fuzzy = part.concepts.map((concept) =>
+      isPlain(concept) && fuzzable.includes(concept.word)
+        ? { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } }
+        : clauseOf(concept),
+    );
+    choices.push({ name: `${name}_close_spellings`, tier: 1, clause: allOf(fuzzy), typo: true });
+  }
+  choices.push(...skillChoices(part, part.concepts, { name: `${name}_skill`, clauses: [], notes: [] }));
+  if (places.length > 0) {
+    choices.push(
+      ...skillChoices(part, rest, { name: `${name}_places_skill`, clauses: located, notes: placeNotes }),
+    );
+  }
+  return { choices, fuzzable };
+}
+
+/**
+ * The title with one run of up to LONGEST_SKILL_NAME words read as a skill the role lists and the
+ * rest as typed, beside the clauses and notes of `with`: single words first, at most MAX_SKILL_CHOICES.
+ */
+function skillChoices(
+  part: TitlePart,
+  concepts: readonly Concept[],
+  with_: { name: string; clauses: readonly Query[]; notes: readonly string[] },
+): Choice[] {
+  const choices: Choice[] = [];
+  for (let length = 1; length <= LONGEST_SKILL_NAME; length++) {
+    for (let start = 0; start + length <= concepts.length && choices.length < MAX_SKILL_CHOICES; start++) {
+      const run = concepts.slice(start, start + length);
+      const named = run.map(skillWords);
+      // A run of vocabulary terms only ("CTO") was recognised as a title: not a skill.
+      if (named.some((words) => words === undefined) || !run.some(isPlain)) continue;
+      const words = named.join(' ');
+      const skill = skillKeys(words);
+      if (skill.keys.length === 0) continue;
+      const others = concepts.filter((_, index) => index < start || index >= start + length);
+      const as = skill.names ? `the skill ${listInWords(skill.names, 'or')}` : 'a skill the role lists';
+      choices.push({
+        name: `${with_.name}_${choices.length}`,
+        tier: 2,
+        clause: allOf([...with_.clauses, valuesClause('skills_key', skill.keys), ...others.map(clauseOf)]),
+        note: [
+          ...with_.notes,
+          `No role title has all of "${part.typed}", so "${asTyped(part.typed, words)}" was read as ${as}.`,
+        ].join(' '),
+      });
+    }
+  }
+  return choices;
+}
+
+/** Titles separated by a slash with spaces around it: "Data Scientist / ML Engineer". */
+function titleAlternatives(typed: string): string[] {
+  const titles: string[] = [];
+  for (const piece of typed.split('/')) {
+    const last = titles.at(-1);
+    if (last !== undefined && !(/\s$/.test(last) && /^\s/.test(piece)))
+      titles[titles.length - 1] = `${last}/${piece}`;
+    else titles.push(piece);
+  }
+  return titles;
+}
+
+/**
+ * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in
+ * any order; titles separated by " / " are alternatives. `field` names the parameter in errors.
+ */
+export function readTitle(typed: string, field: string): TextReading {
+  const parts = titleAlternatives(typed)
+    .map((text) => ({ text, sequence: sequenceOf(text) }))
+    .filter((part) => part.sequence.concepts.length > 0);
+  if (parts.length === 0) {
+    const words = analyse(typed);
+    if (words.length === 0) return { clause: { match_none: {} } };
+    // A title of stop words or level numbers only ("The", "II") is searched as typed rather than
+    // as no filter at all.
+    parts.push({
+      text: typed,
+      sequence: { concepts: words.map((word) => ({ kind: 'word', word })), ignored: [] },
+    });
+  }
+  const read: TitlePart[] = parts.map((part) => ({
+    typed: part.text,
+    concepts: withRoleNouns(part.sequence.concepts),
+  }));
+  const words = read.flatMap((part) => part.concepts).reduce((sum, concept) => sum + wordCount(concept), 0);
+  if (words > MAX_TITLE_WORDS) {
+    throw new InvalidArgument(
+      field,
+      `has ${words} words once read; at most ${MAX_TITLE_WORDS} are searched. Keep the main words of the title, e.g. "senior data engineer".`,
+    );
+  }
+  const reading: TextReading = { clause: anyOf(read.map((part) => allOf(part.concepts.map(clauseOf)))) };
+  const notes = [
+    titleNote(typed, read),
+    ignoredNote(
+      typed,
+      parts.flatMap((part) => part.sequence.ignored),
+    ),
+  ];
+  if (notes.some((note) => note !== undefined))
+    reading.note = notes.filter((note) => note !== undefined).join(' ');
+  const seconds = read.map((part, index) => secondReadingOf(part, `title_${index}`));
+  const choices = seconds.flatMap((second) => second.choices);
+  if (choices.length > 0)
+    reading.second = titleSecondReading(
+      typed,
+      choices,
+      seconds.flatMap((second) => second.fuzzable),
+    );
+  return reading;
+}
+
+function titleSecondReading(typed: string, choices: Choice[], fuzzable: readonly string[]): SecondReading {
+  const words = [...new Set(fuzzable)];
+  return {
+    clause: anyOf(choices.map((choice) => choice.clause)),
+    subject: 'title',
+    typed,
+    suggest: words.length > 0 ? { typo_title: suggester('title_terms', words.join(' ')) } : {},
+    choices,
+  };
+}
+
+function titleNote(typed: string, parts: readonly TitlePart[]): string | undefined {
+  const expanded = parts.flatMap((part) => part.concepts.flatMap(expansions));
+  if (parts.length > 1) {
+    const titles = listInWords(
+      parts.map((part) => `"${part.typed.trim()}"`),
+      'or',
+    );
+    return `Read the title "${typed}" as ${titles}${expanded.length > 0 ? `, with ${listInWords(expanded, 'and')}` : ''}.`;
+  }
+  if (expanded.length === 0) return undefined;
+  const [only, ...others] = parts[0]?.concepts ?? [];
+  if (others.length === 0 && only?.kind === 'term')
+    return `Read the title "${typed}" as ${listInWords(only.meaning, 'or')}.`;
+  return `Read the title "${typed}" with ${listInWords(expanded, 'and')}.`;
+}
+
+function ignoredNote(typed: string, ignored: readonly string[]): string | undefined {
+  if (ignored.length === 0) return undefined;
+  const words = listInWords(
+    [...new Set(ignored)].map((word) => `"${asTyped(typed, word)}"`),
+    'and',
+  );
+  return `Left out ${words} of the title: employers number their levels differently; experience_level chooses roles by level.`;
+}

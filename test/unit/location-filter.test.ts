@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_REGION_PLACES, regionNamed, workArrangementIn } from '../../src/reference/regions.js';
+import { cityOf, locationClauses, readLocation } from '../../src/search/location-filter.js';
+
+describe('reading a location', () => {
+  it('reads a city, region or country of the gazetteer as it is, without a note', () => {
+    const munich = readLocation('Munich', true);
+    expect(munich).toMatchObject({ keys: ['city:2867714'], workTypes: [], says: 'Munich, Germany' });
+    expect(munich?.note).toBeUndefined();
+    expect(munich && cityOf(munich)?.name).toBe('Munich');
+    expect(readLocation('German', true)?.keys).toEqual(['country:de']);
+  });
+
+  it('reads groups of countries and metropolitan areas as all their places, and says so', () => {
+    const dach = readLocation('DACH', true);
+    expect(dach && locationClauses(dach)).toEqual([
+      { terms: { 'location.keys': ['country:de', 'country:at', 'country:ch'] } },
+    ]);
+    expect(dach?.note).toBe('Read the location "DACH" as Germany, Austria or Switzerland.');
+    expect(dach && cityOf(dach)).toBeUndefined();
+    expect(readLocation('Europe', true)?.keys).toEqual(expect.arrayContaining(['country:gb', 'country:ch']));
+    expect(readLocation('EU', true)?.keys).not.toContain('country:gb');
+    expect(readLocation('Bay Area', true)?.keys).toContain('city:5391959');
+    // "EU" is also a town in Normandy: the region wins.
+    expect(readLocation('eu', true)?.note).toMatch(/European Union/);
+  });
+
+  it('reads words for a work arrangement as work_type, with the place they come with', () => {
+    const remote = readLocation('remote', true);
+    expect(remote && locationClauses(remote)).toEqual([{ term: { work_type: 'Remote' } }]);
+    expect(remote?.note).toBe('Read the location "remote" as work_type Remote, in any place.');
+    for (const typed of ['Remote UK', 'UK (Remote)', 'Remote - UK', 'Remote in UK']) {
+      const reading = readLocation(typed, true);
+      expect(reading && locationClauses(reading), typed).toEqual([
+        { term: { 'location.keys': 'country:gb' } },
+        { term: { work_type: 'Remote' } },
+      ]);
+    }
+    expect(readLocation('Berlin (Hybrid)', true)?.note).toBe(
+      'Read the location "Berlin (Hybrid)" as Berlin, Germany, with work_type Hybrid.',
+    );
+    expect(readLocation('Remote Narnia', true)).toBeUndefined();
+  });
+
+  it('reads a misspelt place as the closest one only when asked, and says so', () => {
+    expect(readLocation('Manchaster', true)).toMatchObject({
+      keys: ['city:2643123'],
+      note: 'No place is called "Manchaster", so it was read as Manchester, United Kingdom.',
+    });
+    expect(readLocation('Manchaster', false)).toBeUndefined();
+    for (const unknown of ['Narnia', 'Mordor', 'Xyzzy'])
+      expect(readLocation(unknown, true), unknown).toBeUndefined();
+  });
+});
+
+describe('the regions file', () => {
+  it('keeps every region within its bound', () => {
+    for (const typed of ['Europe', 'EMEA', 'APAC', 'LATAM', 'Americas', 'Africa', 'Asia']) {
+      const keys = regionNamed(typed)?.keys ?? [];
+      expect(keys.length, typed).toBeGreaterThan(10);
+      expect(keys.length, typed).toBeLessThanOrEqual(MAX_REGION_PLACES);
+    }
+  });
+
+  it('ignores case, punctuation, spaces and "and"/"&" in the names of regions', () => {
+    expect(regionNamed('UK & Ireland')).toBe(regionNamed('uk and ireland'));
+    expect(regionNamed('asia-pacific')).toBe(regionNamed('APAC'));
+  });
+
+  it('finds the work arrangement wherever it is in the text', () => {
+    expect(workArrangementIn('London, UK (remote)')).toEqual({ workTypes: ['Remote'], rest: 'london, uk' });
+    expect(workArrangementIn('in-office, Paris')).toEqual({ workTypes: ['On-site'], rest: 'paris' });
+    expect(workArrangementIn('Fully remote')).toEqual({ workTypes: ['Remote'], rest: '' });
+    expect(workArrangementIn('Berlin')).toBeUndefined();
+  });
+});

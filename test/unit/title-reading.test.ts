@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/errors.js';
+import { MAX_TITLE_WORDS, readTitle } from '../../src/search/title-reading.js';
+
+describe('reading a title', () => {
+  it('matches plural words as singular, with no note and a fuzzy reading kept for later', () => {
+    const reading = readTitle('engineers', 'title');
+    expect(reading.clause).toEqual({ bool: { filter: [{ term: { title_terms: 'engineer' } }] } });
+    expect(reading.note).toBeUndefined();
+    expect(reading.second?.clause).toEqual({
+      bool: {
+        filter: [
+          {
+            fuzzy: {
+              title_terms: { value: 'engineer', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 },
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  it('expands an abbreviation into phrases and says so', () => {
+    const reading = readTitle('CTO', 'title');
+    expect(reading.clause).toEqual({
+      bool: {
+        filter: [
+          {
+            bool: {
+              should: [
+                { term: { title_terms: 'cto' } },
+                { match_phrase: { title_terms: 'chief technology officer' } },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+        ],
+      },
+    });
+    expect(reading.note).toBe('Read the title "CTO" as Chief Technology Officer.');
+    expect(reading.second).toBeUndefined();
+  });
+
+  it('reads a role noun beside a specialty as engineer or developer, and alone as typed', () => {
+    const frontend = readTitle('front-end engineer', 'title');
+    expect(frontend.clause).toEqual({
+      bool: {
+        filter: [
+          { term: { title_terms: 'frontend' } },
+          { terms: { title_terms: ['engineer', 'developer'] } },
+        ],
+      },
+    });
+    expect(frontend.note).toBe(
+      'Read the title "front-end engineer" with "engineer" as Engineer or Developer.',
+    );
+    expect(readTitle('Senior Engineer', 'title').clause).toEqual({
+      bool: { filter: [{ term: { title_terms: 'senior' } }, { term: { title_terms: 'engineer' } }] },
+    });
+    expect(readTitle('Senior Engineer', 'title').note).toBeUndefined();
+  });
+
+  it('keeps the precision traps apart', () => {
+    expect(JSON.stringify(readTitle('engineer', 'title').clause)).not.toContain('engineering');
+    expect(JSON.stringify(readTitle('java', 'title').clause)).not.toContain('javascript');
+    expect(JSON.stringify(readTitle('data engineer', 'title').clause)).not.toContain('scientist');
+    // A chief information officer is not a chief information security officer: a phrase, not three words.
+    expect(readTitle('chief information officer', 'title').clause).toEqual({
+      bool: { filter: [{ match_phrase: { title_terms: 'chief information officer' } }] },
+    });
+  });
+
+  it('ignores word order, punctuation and stop words', () => {
+    const ordered = readTitle('machine learning engineer', 'title').clause;
+    const reordered = readTitle('Engineer, Machine-Learning', 'title').clause as {
+      bool: { filter: unknown[] };
+    };
+    expect(new Set(reordered.bool.filter.map((clause) => JSON.stringify(clause)))).toEqual(
+      new Set(
+        (ordered as { bool: { filter: unknown[] } }).bool.filter.map((clause) => JSON.stringify(clause)),
+      ),
+    );
+    expect(readTitle('head of data', 'title').clause).toEqual({
+      bool: { filter: [{ term: { title_terms: 'head' } }, { term: { title_terms: 'data' } }] },
+    });
+  });
+
+  it('matches nothing for a title without words', () => {
+    expect(readTitle('?!', 'title')).toEqual({ clause: { match_none: {} } });
+  });
+
+  it('refuses more words than it searches, naming the field', () => {
+    const long = Array.from({ length: MAX_TITLE_WORDS + 1 }, (_, index) => `word${index}`).join(' ');
+    let error: unknown;
+    try {
+      readTitle(long, 'filters.title');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).details.field).toBe('filters.title');
+    expect((error as DomainError).message).toMatch(/at most 12 are searched/);
+  });
+});
+
+/** Every leaf clause of a query, `terms` counting once (it is one Lucene query however many values). */
+function leafClauses(query: unknown): number {
+  if (Array.isArray(query)) return query.reduce((sum: number, clause) => sum + leafClauses(clause), 0);
+  const bool = (query as { bool?: Record<string, unknown> }).bool;
+  if (!bool) return 1;
+  return ['filter', 'should', 'must', 'must_not'].reduce(
+    (sum, occur) => sum + (bool[occur] ? leafClauses(bool[occur]) : 0),
+    0,
+  );
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+describe('levels in a title', () => {
+  it('reads Sr as Senior and a junior role as Junior, Graduate or Associate, keeping engineer as typed', () => {
+    const senior = readTitle('Sr. Engineer', 'title');
+    expect(senior.clause).toEqual({
+      bool: {
+        filter: [{ terms: { title_terms: ['sr', 'senior'] } }, { term: { title_terms: 'engineer' } }],
+      },
+    });
+    expect(senior.note).toBe('Read the title "Sr. Engineer" with "sr" as Senior.');
+    expect(json(readTitle('Jr developer', 'title').clause)).toContain(
+      '["jr","junior","graduate","associate"]',
+    );
+    expect(json(readTitle('junior developer', 'title').clause)).not.toContain('"engineer"');
+  });
+
+  it("leaves out an employer's level numbers with a note, and reads mid-level as experience_level", () => {
+    const numbered = readTitle('Software Engineer II', 'title');
+    expect(json(numbered.clause)).not.toContain('"ii"');
+    expect(numbered.note).toMatch(
+      /Left out "II" of the title: .* experience_level chooses roles by level\.$/,
+    );
+    expect(json(readTitle('SWE 3', 'title').clause)).not.toContain('"3"');
+    // A title of level numbers only is searched as typed, not as every role.
+    expect(readTitle('III', 'title').clause).toEqual({
+      bool: { filter: [{ term: { title_terms: 'iii' } }] },
+    });
+    const mid = readTitle('mid-level python developer', 'title');
+    expect(json(mid.clause)).toContain('{"term":{"experience_level":"Mid"}}');
+    expect(mid.note).toMatch(/"mid level" as experience_level Mid/);
+  });
+
+  it('drops the gender markers of German and French titles and reads their role nouns', () => {
+    expect(readTitle('Java Entwickler (m/w/d)', 'title').clause).toEqual(
+      readTitle('Java developer', 'title').clause,
+    );
+    expect(json(readTitle('Data Scientist (f/m/x)', 'title').clause)).not.toMatch(/"[fmx]"/);
+  });
+});
+
+describe('alternatives in a title', () => {
+  it('reads words joined by a slash as either one, beside the rest', () => {
+    const reading = readTitle('Backend/Platform Engineer', 'title');
+    expect(reading.clause).toEqual({
+      bool: {
+        filter: [
+          {
+            bool: {
+              should: [{ term: { title_terms: 'backend' } }, { term: { title_terms: 'platform' } }],
+              minimum_should_match: 1,
+            },
+          },
+          { terms: { title_terms: ['engineer', 'developer'] } },
+        ],
+      },
+    });
+    expect(reading.note).toBe(
+      'Read the title "Backend/Platform Engineer" with "Backend/Platform" as Backend or Platform and "engineer" as Engineer or Developer.',
+    );
+    // Known whole ("UX/UI"), or too short to be words ("A/B", "(m/w/d)"): not alternatives.
+    expect(json(readTitle('UX/UI designer', 'title').clause)).not.toContain(
+      'should":[{"term":{"title_terms":"ux"',
+    );
+  });
+
+  it('reads titles separated by a spaced slash as alternatives', () => {
+    const reading = readTitle('Data Scientist / ML Engineer', 'title');
+    expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);
+    expect(reading.note).toMatch(
+      /^Read the title "Data Scientist \/ ML Engineer" as "Data Scientist" or "ML Engineer", with/,
+    );
+  });
+});
+
+describe('the second reading of a title', () => {
+  const choicesOf = (typed: string) =>
+    (readTitle(typed, 'title').second?.choices ?? []).map((choice) => [
+      choice.name,
+      choice.tier,
+      choice.note,
+    ]);
+
+  it('reads a word no title has as a skill, beside the rest of the title', () => {
+    const reading = readTitle('javascript dev', 'title');
+    const skill = reading.second?.choices?.find((choice) => choice.name === 'title_0_skill_0');
+    expect(skill?.clause).toEqual({
+      bool: {
+        filter: [
+          { term: { skills_key: 'javascript' } },
+          { terms: { title_terms: ['engineer', 'developer'] } },
+        ],
+      },
+    });
+    expect(skill?.note).toBe(
+      'No role title has all of "javascript dev", so "javascript" was read as a skill the role lists.',
+    );
+    expect(choicesOf('Power BI developer').map(([, , note]) => note)).toContain(
+      'No role title has all of "Power BI developer", so "Power BI" was read as a skill the role lists.',
+    );
+    expect(choicesOf('JS developer').map(([, , note]) => note)).toContain(
+      'No role title has all of "JS developer", so "JS" was read as the skill JavaScript.',
+    );
+    // Rank words, role nouns and vocabulary terms alone are never read as skills.
+    expect(choicesOf('CTO')).toEqual([]);
+    expect(choicesOf('senior engineer').map(([name]) => name)).toEqual(['title_0_close_spellings']);
+  });
+
+  it('reads the parts of a job-board title that name a place or work arrangement as those filters', () => {
+    const reading = readTitle('Software Engineer - Remote (UK)', 'title');
+    const places = reading.second?.choices?.find((choice) => choice.name === 'title_0_places');
+    expect(json(places?.clause)).toContain('{"term":{"location.keys":"country:gb"}}');
+    expect(json(places?.clause)).toContain('{"term":{"work_type":"Remote"}}');
+    expect(places?.note).toBe(
+      'No role title has "Remote", so it was read as work_type Remote. No role title has "UK", so it was read as the location United Kingdom.',
+    );
+    // Words at the end that name a place or arrangement need no separator; one word stays the title.
+    const atTheEnd = readTitle('devops engineer london hybrid', 'title').second?.choices?.[0];
+    expect(atTheEnd?.note).toBe(
+      'No role title has "london hybrid", so it was read as the location London, United Kingdom, with work_type Hybrid.',
+    );
+    expect(json(readTitle('Data Engineer New York', 'title').second?.choices?.[0]?.clause)).toContain(
+      '"location.keys":"city:5128581"',
+    );
+    expect(choicesOf('Berlin').map(([name]) => name)).not.toContain('title_0_places');
+    // The first part is always the title, and a bracket that names no place stays in it.
+    expect(choicesOf('London').map(([name]) => name)).not.toContain('title_0_places');
+    expect(choicesOf('Engineer (Spark)').map(([name]) => name)).not.toContain('title_0_places');
+  });
+
+  it('stays small whatever is typed', () => {
+    for (const typed of [
+      'ml ai sre swe ux ui bi nlp cto cio ciso web',
+      'mobile web ml ai cyber helpdesk infosec mobile web ml ai - London',
+      'mobile web - London, Berlin, Paris, Remote, DACH, Europe, EMEA',
+      'x1 / x2 / x3 / x4 / x5 / x6 / x7 / x8 / x9 / x10 / x11 / x12',
+      'a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 engineer',
+    ]) {
+      const reading = readTitle(typed, 'title');
+      expect(leafClauses(reading.clause), typed).toBeLessThanOrEqual(60);
+      expect(leafClauses(reading.second?.clause ?? []), typed).toBeLessThanOrEqual(400);
+      expect(reading.second?.choices?.length ?? 0, typed).toBeLessThanOrEqual(24);
+    }
+  });
+});
