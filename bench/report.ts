@@ -26,7 +26,9 @@ export interface ConcurrencyRun {
 export interface BenchResult {
   commit: string;
   machine: { cpus: number; memoryMiB: number };
-  data: { indexPrefix: string; leads: number; companies: number; signals: number };
+  data: { indexPrefix: string; leads: number; companies: number; signals: number; rollups: boolean };
+  /** `standard` (the same nine calls over and over) or `varied` (bench/mix.ts). */
+  mix: string;
   requestsPerRun: number;
   serverProcesses: number;
   mongoCommandsCounted: string;
@@ -83,8 +85,8 @@ function printRun(run: ConcurrencyRun, log: (line: string) => void): void {
 
 export function printResult(result: BenchResult, log: (line: string) => void): void {
   log(
-    `bench: ${result.data.leads.toLocaleString('en-GB')} leads, ${result.data.companies.toLocaleString('en-GB')} companies, ${result.data.signals.toLocaleString('en-GB')} signals (prefix ${result.data.indexPrefix}); ` +
-      `${result.requestsPerRun} calls per run; ${result.serverProcesses} server process(es); ${result.machine.cpus} CPUs, ${result.machine.memoryMiB} MiB; commit ${result.commit}`,
+    `bench: ${result.data.leads.toLocaleString('en-GB')} leads, ${result.data.companies.toLocaleString('en-GB')} companies, ${result.data.signals.toLocaleString('en-GB')} signals (prefix ${result.data.indexPrefix}, ${result.data.rollups ? 'roll-ups ready' : 'no roll-ups: every count reads the roles'}); ` +
+      `${result.requestsPerRun} calls per run of the ${result.mix} mix; ${result.serverProcesses} server process(es); ${result.machine.cpus} CPUs, ${result.machine.memoryMiB} MiB; commit ${result.commit}`,
   );
   for (const run of result.runs) printRun(run, log);
   log(`\nA tool's calls/s is its share of the mixed run.`);

@@ -5,6 +5,8 @@
  * throughput over all calls and per tool, their ratio, CPU milliseconds per call of each process on
  * the path, MongoDB commands per call and the servers' peak memory. `--json [FILE]` writes the same
  * as one JSON object.
+ * `--mix varied` varies the arguments from call to call (bench/mix.ts); `--scale 20k|1m|10m` reads
+ * the data set `npm run seed -- --scale` loads, with its number of calls and warm-up.
  * Runs against the seeded stack (`npm run stack:up && npm run seed -- --leads N ...`).
  */
 import { execFileSync } from 'node:child_process';
@@ -13,44 +15,27 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { useStackUrlsUnlessSet } from '../scripts/stack/state.js';
+import { isScale, SCALES } from '../seed/scales.js';
 import { parseConfig } from '../src/config.js';
 import { parseToolArguments } from '../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../src/schemas/inputs.js';
-import { buildCompanyRanking, readCompanyRanking } from '../src/search/company-query.js';
+import { buildCompanyRanking } from '../src/search/company-query.js';
 import { FIRST_PAGE } from '../src/search/cursor.js';
 import { buildInsightsQuery } from '../src/search/insights-query.js';
 import { buildLeadSearch } from '../src/search/lead-query.js';
 import { createElasticsearchClient, indexNames } from '../src/stores/elasticsearch.js';
+import { SearchIndexStore } from '../src/stores/search-index.js';
+import { rankCompanies } from '../src/tools/search-companies.js';
 import { BenchAccounts } from './accounts.js';
 import { type CpuByProcess, cpuPerCall, type WatchedProcesses, watchProcesses, withCpuSpent } from './cpu.js';
 import { ratios, summarise, type Timing } from './latency.js';
 import { checkLimitsAcrossProcesses } from './limits.js';
 import { callTool, closeConnections, ERA_REVISIONS, type Era } from './mcp-client.js';
+import { type Call, MIX, variedCall } from './mix.js';
 import { COUNTED, mongoCommandsSent } from './mongo-commands.js';
 import { peakResidentMiB } from './proc.js';
 import { type BenchResult, type ConcurrencyRun, printResult } from './report.js';
 import { startServers } from './servers.js';
-
-interface Call {
-  tool: 'search_leads' | 'search_companies' | 'get_market_insights';
-  args: Record<string, unknown>;
-}
-
-/** A mix an analyst's script might send: broad and narrow searches, rankings and aggregations. */
-const MIX: readonly Call[] = [
-  { tool: 'search_leads', args: { title: 'engineer', location: 'London' } },
-  { tool: 'search_leads', args: { skills: ['Python', 'Go'], work_type: 'Remote', page_size: 25 } },
-  { tool: 'search_leads', args: { location: 'Berlin', radius_km: 50, experience_level: 'Senior' } },
-  {
-    tool: 'search_leads',
-    args: { min_annual_salary: 80000, salary_currency: 'EUR', posted_within_days: 30 },
-  },
-  { tool: 'search_companies', args: { skills: ['TypeScript'] } },
-  { tool: 'search_companies', args: { location: 'GB', min_open_roles: 3 } },
-  { tool: 'get_market_insights', args: { group_by: 'skill', filters: { location: 'DE' } } },
-  { tool: 'get_market_insights', args: { group_by: 'posted_month', metric: 'salary', currency: 'USD' } },
-  { tool: 'get_market_insights', args: { group_by: 'city', breakdown_by: 'experience_level', limit: 20 } },
-];
 
 /** `--json` alone writes the JSON to stdout; `--json FILE` (or `--json=FILE`) to a file. */
 function takeJsonFlag(args: string[]): { json: boolean; jsonFile?: string } {
@@ -71,17 +56,28 @@ const output = takeJsonFlag(args);
 const flags = parseArgs({
   args,
   options: {
-    requests: { type: 'string', default: '270' },
+    requests: { type: 'string' },
     concurrency: { type: 'string', default: '1,16' },
     port: { type: 'string', default: '3999' },
     processes: { type: 'string', default: '1' },
     profile: { type: 'string' },
-    warmup: { type: 'string', default: '3000' },
+    warmup: { type: 'string' },
     rounds: { type: 'string', default: '4' },
     eras: { type: 'string', default: 'legacy,modern' },
+    scale: { type: 'string' },
+    mix: { type: 'string', default: 'standard' },
   },
 }).values;
-const requests = Number(flags.requests);
+const scale = flags.scale === undefined ? undefined : isScale(flags.scale) ? SCALES[flags.scale] : undefined;
+if (flags.scale !== undefined && scale === undefined) {
+  throw new Error(`--scale takes ${Object.keys(SCALES).join(', ')}, not "${flags.scale}"`);
+}
+if (flags.mix !== 'standard' && flags.mix !== 'varied') {
+  throw new Error(`--mix takes standard or varied, not "${flags.mix}"`);
+}
+/** Call `id` of the mix. */
+const callAt = flags.mix === 'varied' ? variedCall : (id: number) => MIX[id % MIX.length] as Call;
+const requests = Number(flags.requests ?? scale?.requests ?? 270);
 const concurrencies = String(flags.concurrency).split(',').map(Number);
 const processCount = Number(flags.processes);
 const eras = String(flags.eras).split(',') as Era[];
@@ -89,7 +85,7 @@ for (const era of eras) {
   if (!(era in ERA_REVISIONS))
     throw new Error(`--eras takes legacy (2025-11-25) and modern (2026-07-28), not "${era}"`);
 }
-const warmupCalls = Number(flags.warmup);
+const warmupCalls = Number(flags.warmup ?? scale?.warmup ?? 3000);
 if (!Number.isInteger(warmupCalls) || warmupCalls < 0) throw new Error('--warmup must be a whole number ≥ 0');
 /** Warm-up calls run side by side, to be done sooner; how many at once does not change what they warm. */
 const WARMUP_CONCURRENCY = 8;
@@ -105,42 +101,45 @@ const log = (line: string) => (output.json && !output.jsonFile ? console.error(l
 useStackUrlsUnlessSet(process.env);
 // The benchmark's own server needs a secret; nothing it signs outlives the run.
 const serverSecret = process.env.SERVER_SECRET || randomBytes(48).toString('base64');
-const settings = parseConfig({ ...process.env, PORT: flags.port, SERVER_SECRET: serverSecret });
+const settings = parseConfig({
+  ...process.env,
+  ...(scale && { INDEX_PREFIX: scale.prefix }),
+  PORT: flags.port,
+  SERVER_SECRET: serverSecret,
+});
 const elasticsearch = createElasticsearchClient({ ...settings, BACKEND_TIMEOUT_MS: 30000 });
 const indices = indexNames(settings.INDEX_PREFIX);
+const searchIndex = new SearchIndexStore(elasticsearch, indices);
 
 /**
  * The Elasticsearch requests each tool makes for its first page, so (a) measures Elasticsearch
- * alone: one search, and for search_companies also the fetch of the ranked companies' profiles.
+ * alone: the searches (on the roll-ups when the tools would read them), and for search_companies
+ * also the fetch of the ranked companies' profiles.
  */
-async function directCall(call: Call, now: Date): Promise<void> {
-  const response = await elasticsearch.search(directSearch(call, now));
-  if (call.tool !== 'search_companies') return;
-  const args = parseToolArguments(searchCompaniesInput, call.args);
-  const ids = readCompanyRanking(response as Parameters<typeof readCompanyRanking>[0], {
-    offset: 0,
-    size: args.page_size,
-  }).companies.map((company) => company.companyId);
-  if (ids.length > 0) await elasticsearch.mget({ index: indices.companies, ids });
-}
-
-/** The search body each tool builds for its first page. */
-function directSearch(call: Call, now: Date) {
+async function directCall(call: Call, now: Date, rollups: boolean): Promise<void> {
   switch (call.tool) {
     case 'search_leads': {
       const args = parseToolArguments(searchLeadsInput, call.args);
-      return { index: indices.leads, ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body };
+      await elasticsearch.search({
+        index: indices.leads,
+        ...buildLeadSearch(args, FIRST_PAGE, args.page_size, now).body,
+      });
+      return;
     }
     case 'search_companies': {
       const args = parseToolArguments(searchCompaniesInput, call.args);
-      return {
-        index: indices.leads,
-        ...buildCompanyRanking(args, now, { offset: 0, size: args.page_size }).body,
-      };
+      const { body } = buildCompanyRanking(args, now, { offset: 0, size: args.page_size }, { rollups });
+      const ids = (await rankCompanies(searchIndex, body, args.min_open_roles)).companies.map(
+        (company) => company.companyId,
+      );
+      if (ids.length > 0) await elasticsearch.mget({ index: indices.companies, ids });
+      return;
     }
     case 'get_market_insights': {
       const args = parseToolArguments(marketInsightsInput, call.args);
-      return { index: indices.leads, ...buildInsightsQuery(args, now).body };
+      const { body } = buildInsightsQuery(args, now, { rollups });
+      await elasticsearch.search({ index: indices[body.index], ...body.body });
+      return;
     }
   }
 }
@@ -165,7 +164,7 @@ async function measure(
   const started = performance.now();
   const worker = async () => {
     for (let id = next++; id < firstId + calls; id = next++) {
-      const call = MIX[id % MIX.length] as Call;
+      const call = callAt(id);
       const t0 = performance.now();
       await send(call, id);
       timings.push({ tool: call.tool, ms: performance.now() - t0 });
@@ -233,12 +232,13 @@ async function runAt(
   watched: WatchedProcesses,
   metricsUrls: readonly string[],
   sendMcp: (call: Call, id: number) => Promise<void>,
+  rollups: boolean,
 ): Promise<ConcurrencyRun> {
   const now = new Date();
   const direct: PathTally = { timings: [], seconds: 0, cpuMs: {} };
   const mcp: PathTally = { timings: [], seconds: 0, cpuMs: {} };
   let mongoCommands: Record<string, number> = {};
-  const sendDirect = (call: Call) => directCall(call, now);
+  const sendDirect = (call: Call) => directCall(call, now, rollups);
   for (let round = 0, firstId = 0; round < rounds; round++) {
     const calls = Math.floor((requests * (round + 1)) / rounds) - firstId;
     const slice = (send: (call: Call, id: number) => Promise<unknown>) => () =>
@@ -286,6 +286,7 @@ async function main(): Promise<void> {
     SERVER_SECRET: serverSecret,
     ELASTICSEARCH_URL: settings.ELASTICSEARCH_URL,
     MONGODB_URI: settings.MONGODB_URI,
+    INDEX_PREFIX: settings.INDEX_PREFIX,
   });
   // Round-robin over the server processes, as a load balancer in front of them would.
   const urls = servers.urls.map((url) => new URL(url));
@@ -297,16 +298,18 @@ async function main(): Promise<void> {
       mongodbUri: settings.MONGODB_URI,
     });
     const now = new Date();
+    // Whether the servers' company rankings and insights read the roll-ups; the direct calls do as they do.
+    const rollups = await searchIndex.rollupsReady();
     // Untimed calls on both paths first: a server that has been up for a while has had its code
     // optimised by V8 and the JVMs, and its caches filled, and that is the server worth measuring.
     // Every server process gets at least a pass of the mix.
     const warmup = Math.max(warmupCalls, MIX.length * servers.urls.length);
-    await measure(WARMUP_CONCURRENCY, (call) => directCall(call, now), warmup);
+    await measure(WARMUP_CONCURRENCY, (call) => directCall(call, now, rollups), warmup);
     for (const era of eras) await measure(WARMUP_CONCURRENCY, sendMcp(era), warmup);
     const runs: ConcurrencyRun[] = [];
     for (const era of eras) {
       for (const concurrency of concurrencies) {
-        runs.push(await runAt(era, concurrency, watched, servers.metricsUrls, sendMcp(era)));
+        runs.push(await runAt(era, concurrency, watched, servers.metricsUrls, sendMcp(era), rollups));
       }
     }
     const serverPeakResidentMiB = servers.pids.map(peakResidentMiB);
@@ -319,8 +322,10 @@ async function main(): Promise<void> {
         leads: await documentCount(indices.leads),
         companies: await documentCount(indices.companies),
         signals: await documentCount(indices.signals),
+        rollups,
       },
       requestsPerRun: requests,
+      mix: flags.mix,
       serverProcesses: servers.pids.length,
       mongoCommandsCounted: COUNTED,
       notes: watched.notes,

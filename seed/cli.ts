@@ -7,6 +7,7 @@ import { readCommandLine } from '../src/ingest/command-line.js';
 import { numberedRecords } from '../src/ingest/lines.js';
 import { ingest, type KindReport, type Problem } from '../src/ingest/load.js';
 import { Progress } from '../src/ingest/progress.js';
+import { rollupSummary } from '../src/ingest/rollups.js';
 import { createElasticsearchClient } from '../src/stores/elasticsearch.js';
 import { connectMongo } from '../src/stores/mongo.js';
 import { countDocuments } from '../src/stores/search-indices.js';
@@ -16,6 +17,7 @@ import { writeFeedFiles } from './feed-files.js';
 import { companyDirectory, DEMO_SOURCE, generateCompanies } from './generate-companies.js';
 import { generateLeads } from './generate-leads.js';
 import { generateSignals } from './generate-signals.js';
+import { isScale, SCALES } from './scales.js';
 
 const USAGE = `Usage: npm run seed -- [options]
 
@@ -28,6 +30,9 @@ records and loads them the way \`npm run ingest\` does, then creates the demo ac
   --seed S         seed of the generator, a whole number (default 42)
   --now YYYY-MM-DD the day the data is generated as of (default: today, UTC)
   --prefix P       index prefix (default: INDEX_PREFIX, else "hl")
+  --scale S        a benchmark's data set: 20k, 1m or 10m sets --leads, --companies,
+                   --signals and --prefix (bench20k, bench1m, bench10m) unless given
+                   (docs/performance.md)
   --if-empty       load nothing when the leads index already holds documents
   --no-accounts    create no demo accounts (\`npm run demo\` makes its own key)
   --write-feed DIR write the records to DIR as gzipped NDJSON (companies, leads, signals
@@ -38,19 +43,23 @@ records and loads them the way \`npm run ingest\` does, then creates the demo ac
 
 Elasticsearch: ELASTICSEARCH_URL, else the stack started by \`npm run stack:up\`, else http://127.0.0.1:9200.`;
 
-const count = (name: string, fallback: number) =>
+const count = (name: string) =>
   z.coerce
     .number({ error: `--${name} must be a whole number` })
     .int(`--${name} must be a whole number`)
     .min(0, `--${name} cannot be negative`)
     .max(10_000_000, `--${name} can be at most 10,000,000`)
-    .default(fallback);
+    .optional();
 
 const flagsSchema = z
   .object({
-    leads: count('leads', 20_000),
-    companies: count('companies', 2_000),
-    signals: count('signals', 5_000),
+    scale: z
+      .string()
+      .refine(isScale, `--scale takes ${Object.keys(SCALES).join(', ')}`)
+      .optional(),
+    leads: count('leads'),
+    companies: count('companies'),
+    signals: count('signals'),
     seed: z.coerce
       .number({ error: '--seed must be a whole number' })
       .int('--seed must be a whole number')
@@ -75,13 +84,43 @@ const flagsSchema = z
     'if-empty': z.boolean().default(false),
     'no-accounts': z.boolean().default(false),
     'write-feed': z.string().min(1, '--write-feed needs a folder').optional(),
-    changes: count('changes', 0),
+    changes: count('changes'),
   })
-  .refine((flags) => flags.signals === 0 || flags.companies > 0, {
-    error: '--signals needs companies to report on: give --companies 1 or more, or --signals 0',
-  });
+  .refine(
+    (flags) => {
+      const { signals, companies } = scaledCounts(flags);
+      return signals === 0 || companies > 0;
+    },
+    { error: '--signals needs companies to report on: give --companies 1 or more, or --signals 0' },
+  );
 
-type Flags = z.infer<typeof flagsSchema>;
+type GivenFlags = {
+  scale?: string | undefined;
+  leads?: number | undefined;
+  companies?: number | undefined;
+  signals?: number | undefined;
+  changes?: number | undefined;
+  prefix?: string | undefined;
+};
+
+type Flags = Omit<z.infer<typeof flagsSchema>, 'leads' | 'companies' | 'signals' | 'changes'> & {
+  leads: number;
+  companies: number;
+  signals: number;
+  changes: number;
+};
+
+/** The counts and prefix given, the rest from `--scale` or the defaults (20,000 leads, 2,000 companies, 5,000 signals). */
+function scaledCounts(given: GivenFlags) {
+  const scale = given.scale !== undefined && isScale(given.scale) ? SCALES[given.scale] : undefined;
+  return {
+    leads: given.leads ?? scale?.leads ?? 20_000,
+    companies: given.companies ?? scale?.companies ?? 2_000,
+    signals: given.signals ?? scale?.signals ?? 5_000,
+    changes: given.changes ?? 0,
+    prefix: given.prefix ?? scale?.prefix,
+  };
+}
 
 function report(result: KindReport): string {
   const indexed = result.inserted + result.updated + result.unchanged;
@@ -143,6 +182,7 @@ async function loadData(
     },
   );
   for (const kind of result.kinds) console.log(report(kind));
+  if (result.rollups) console.log(rollupSummary(result.rollups));
   console.log(`Total time ${result.seconds.toFixed(1)} s.`);
   for (const problem of problems.slice(0, 5)) {
     console.error(`${problem.kind} record ${problem.line}: ${problem.field}: ${problem.reason}`);
@@ -192,13 +232,8 @@ async function seed(flags: Flags): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  const commandLine = readCommandLine<Flags>(
-    process.argv.slice(2),
-    flagsSchema,
-    ['if-empty', 'no-accounts'],
-    USAGE,
-  );
-  if ('flags' in commandLine) return seed(commandLine.flags);
+  const commandLine = readCommandLine(process.argv.slice(2), flagsSchema, ['if-empty', 'no-accounts'], USAGE);
+  if ('flags' in commandLine) return seed({ ...commandLine.flags, ...scaledCounts(commandLine.flags) });
   (commandLine.exitCode === 0 ? console.log : console.error)(commandLine.text);
   return commandLine.exitCode;
 }

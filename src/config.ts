@@ -115,6 +115,11 @@ const configSchema = z
      * revocation or suspension reaches every process within this time (docs/performance.md).
      */
     IDENTITY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+    /**
+     * `on`: company rankings and market insights read the roll-ups while they are complete for the
+     * live leads index (docs/decisions/rollups.md); `off`: they always count the roles themselves.
+     */
+    ROLLUPS: z.enum(['on', 'off']).default('on'),
     /** Unauthenticated requests allowed per client address per minute. */
     UNAUTHENTICATED_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
     /** How long a client may take to send a request's headers: slow-header clients are cut off. */

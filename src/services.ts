@@ -27,7 +27,7 @@ export interface Services {
   backends: Backends;
   /** This server's Prometheus metrics; the backends' clients report into it from the start. */
   metrics: Metrics;
-  /** The leads, companies and signals indices. */
+  /** The leads, companies, signals and roll-up indices. */
   searchIndex: SearchIndexStore;
   accounts: AccountsStore;
   apiKeys: ApiKeysStore;
@@ -71,7 +71,9 @@ export function createServices(
     config,
     backends: new Backends(clients, config),
     metrics,
-    searchIndex: new SearchIndexStore(clients.elasticsearch, indexNames(config.INDEX_PREFIX)),
+    searchIndex: new SearchIndexStore(clients.elasticsearch, indexNames(config.INDEX_PREFIX), {
+      rollups: config.ROLLUPS === 'on',
+    }),
     accounts,
     apiKeys: new ApiKeysStore(db, freshness),
     quotaCounters: new QuotaCounters(

@@ -54,7 +54,6 @@ async function startContainers(): Promise<Provisioned> {
         'discovery.type': 'single-node',
         'xpack.security.enabled': 'false',
         'cluster.routing.allocation.disk.threshold_enabled': 'false',
-        'search.max_buckets': '250000',
         ES_JAVA_OPTS: '-Xms1g -Xmx1g',
       })
       .withExposedPorts(9200)

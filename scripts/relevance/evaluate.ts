@@ -3,7 +3,7 @@ import type { LeadDoc } from '../../src/domain/documents.js';
 import type { ExperienceLevel, WorkType } from '../../src/domain/enums.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../../src/schemas/inputs.js';
-import { buildCompanyRanking, type RankingResponse } from '../../src/search/company-query.js';
+import { buildCompanyRanking } from '../../src/search/company-query.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import type { SearchBody } from '../../src/search/es.js';
 import { totalHits } from '../../src/search/es.js';
@@ -135,7 +135,30 @@ interface Reading {
   found: (response: SearchResult) => boolean;
 }
 
-type SearchResult = estypes.SearchResponse & RankingResponse & { query?: estypes.QueryDslQueryContainer };
+/** A response, with `search_companies`' count of companies when it ranks them, and the query sent. */
+type SearchResult = estypes.SearchResponse & {
+  aggregations?: { company_total?: { count: number } };
+  query?: estypes.QueryDslQueryContainer;
+};
+
+/** The roll-ups off: what is judged is which roles a query reads. */
+const ROLES_READ = { rollups: false };
+
+/** A tool's search with each of its requests as the body it sends to the leads index. */
+function asLeadsSearch<Body>(
+  search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
+  leadsBody: (body: Body) => SearchBody,
+): Reading['search'] {
+  const { fallback } = search;
+  return {
+    body: leadsBody(search.body),
+    fallback: fallback && {
+      body: leadsBody(fallback.body),
+      readings: fallback.readings,
+      rebuild: (replaced) => leadsBody(fallback.rebuild(replaced)),
+    },
+  };
+}
 
 function readingOf(query: Judged, now: Date): Reading {
   const byTotal = (response: SearchResult) => totalHits(response.hits?.total) > 0;
@@ -147,18 +170,27 @@ function readingOf(query: Judged, now: Date): Reading {
       };
     case 'get_market_insights':
       return {
-        search: buildInsightsQuery(
-          parseToolArguments(marketInsightsInput, { group_by: 'country', filters: query.args }),
-          now,
+        search: asLeadsSearch(
+          buildInsightsQuery(
+            parseToolArguments(marketInsightsInput, { group_by: 'country', filters: query.args }),
+            now,
+            ROLES_READ,
+          ),
+          (request) => request.body,
         ),
         found: byTotal,
       };
     case 'search_companies':
       return {
-        search: buildCompanyRanking(parseToolArguments(searchCompaniesInput, query.args), now, {
-          offset: 0,
-          size: 1,
-        }),
+        search: asLeadsSearch(
+          buildCompanyRanking(
+            parseToolArguments(searchCompaniesInput, query.args),
+            now,
+            { offset: 0, size: 1 },
+            ROLES_READ,
+          ),
+          (request) => request.ranked.body,
+        ),
         found: (response) => (response.aggregations?.company_total?.count ?? 0) > 0,
       };
   }

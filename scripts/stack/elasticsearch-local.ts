@@ -75,8 +75,6 @@ function configFile(paths: ElasticsearchPaths, settings: StackSettings): string 
     'xpack.security.enabled: false',
     // A dev machine's disk is often fuller than the default watermarks allow; never go read-only for that.
     'cluster.routing.allocation.disk.threshold_enabled: false',
-    // search_companies groups open roles by company with large terms aggregations.
-    'search.max_buckets: 250000',
     '',
   ].join('\n');
 }

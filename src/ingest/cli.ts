@@ -14,6 +14,7 @@ import { readCommandLine } from './command-line.js';
 import { ndjsonLines, numberedRecords, openFeed } from './lines.js';
 import { type FeedInput, type IngestReport, ingest, type Problem } from './load.js';
 import { Progress } from './progress.js';
+import { rollupSummary } from './rollups.js';
 
 /** `npm run ingest`: feed files (or a job board) into the indices. docs/feed.md is the reference. */
 
@@ -262,6 +263,7 @@ export async function runIngest(argv: readonly string[], io: IngestIo): Promise<
       signal: stop.signal,
     });
     io.stdout(summaryTable(result));
+    if (result.rollups) io.stdout(rollupSummary(result.rollups));
     const read = result.kinds.reduce((sum, kind) => sum + kind.read, 0);
     io.stdout(
       `${number(read)} records in ${result.seconds.toFixed(1)} s (${number(result.seconds > 0 ? Math.round(read / result.seconds) : read)} records/s)` +

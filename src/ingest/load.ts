@@ -35,6 +35,7 @@ import {
 } from '../stores/feed-indices.js';
 import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
+import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
 import { type Encoded, encode, reserialise, type Serialised, serialise, withSeq } from './serialise.js';
 
 /**
@@ -90,6 +91,8 @@ export interface IngestReport {
   aborted: string | null;
   /** Whether a snapshot's or fresh load's new indices were swapped in. */
   published: boolean;
+  /** How the roll-ups were brought up to date, when leads were loaded. */
+  rollups?: RollupReport;
 }
 
 export interface IngestOptions {
@@ -193,6 +196,8 @@ interface Prepared {
     encoded: Encoded;
     /** A lead's `is_open`. */
     isOpen?: boolean;
+    /** A lead's document, for the roll-ups (src/ingest/rollups.ts). */
+    written?: object;
     /** A company's facts, for the leads and signals that follow. */
     facts?: CompanyFacts;
   };
@@ -215,7 +220,10 @@ class IngestRun {
   private readonly concurrency: number;
   private readonly options: IngestOptions;
 
-  constructor(options: IngestOptions) {
+  constructor(
+    options: IngestOptions,
+    private readonly leadWrites?: LeadWrites,
+  ) {
     this.options = options;
     this.batchSize = options.batchSize ?? 1000;
     this.concurrency = options.concurrency ?? 3;
@@ -538,7 +546,7 @@ class IngestRun {
       return { line, id: leadIdFor(source, feed.source_id), source, sourceId: feed.source_id, warnings: [] };
     }
     const { doc, warnings } = deriveLead(lead as Parameters<typeof deriveLead>[0], source, company, today);
-    const prepared = { encoded: encode(doc), isOpen: doc.is_open };
+    const prepared = { encoded: encode(doc), isOpen: doc.is_open, written: doc };
     return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings };
   }
 
@@ -594,11 +602,12 @@ class IngestRun {
       if (!stored.is_open) {
         report.unchanged++;
         return copyAnyway
-          ? this.remember(item.id, stored, serialise(withoutOrigin(stored), stored.seq))
+          ? this.remember(item.id, stored, serialise(withoutOrigin(stored), stored.seq), stored)
           : undefined;
       }
       report.closed++;
-      return this.remember(item.id, { ...stored, is_open: false }, reserialise(stored, { is_open: false }));
+      const closed = { ...stored, is_open: false };
+      return this.remember(item.id, closed, reserialise(stored, { is_open: false }), closed);
     }
     const collides =
       existing !== undefined &&
@@ -629,6 +638,7 @@ class IngestRun {
             item.id,
             { seq, is_open: isOpen, source: item.source, source_id: item.sourceId },
             serialised,
+            item.doc.written,
           )
         : undefined;
     } else {
@@ -641,6 +651,7 @@ class IngestRun {
       item.id,
       { seq, is_open: isOpen, source: item.source, source_id: item.sourceId, key: item.sourceId },
       serialised,
+      item.doc.written,
     );
   }
 
@@ -648,18 +659,22 @@ class IngestRun {
     id: string,
     doc: { seq: number; is_open?: boolean | undefined; source?: string; source_id?: string; key?: string },
     serialised: Serialised,
+    written?: object,
   ): BulkItem {
     // A fresh load looks nothing up, so it needs no record of what is in flight.
     if (this.options.mode !== 'fresh') this.pending.set(id, { ...doc, fingerprint: serialised.fingerprint });
-    return indexItem(id, ...serialised.source);
+    return indexItem(id, serialised.source, written);
   }
 
   /** Sends a batch to be written; waits while `concurrency` batches are in flight. */
   private async write(kind: FeedKind, items: BulkItem[], report: KindReport): Promise<void> {
     const target = this.targets[kind];
     if (target === undefined) throw new Error(`no ${kind} index to write to`);
+    const watched = kind === 'leads' ? this.leadWrites : undefined;
+    await watched?.beforeLeads(target, items);
     const request: Promise<void> = writeBulk(this.client, target, items)
       .then((outcome) => {
+        watched?.leadsWritten(items, new Set(outcome.failed.map((failure) => failure.id)));
         for (const failure of outcome.failed) {
           report.failed++;
           this.options.onProblem?.({
@@ -704,10 +719,11 @@ class IngestRun {
       for (const [id, doc] of docs) {
         if (kind === 'leads' && doc.source === this.options.source && doc.is_open) {
           report.closed++;
-          writes.push(indexItem(id, ...reserialise(doc, { is_open: false }).source));
+          const closed = { ...doc, is_open: false };
+          writes.push(indexItem(id, reserialise(doc, { is_open: false }).source, closed));
         } else {
           report.copied++;
-          writes.push(indexItem(id, JSON.stringify(doc)));
+          writes.push(indexItem(id, JSON.stringify(doc), doc));
         }
       }
       await this.write(kind, writes, report);
@@ -728,7 +744,12 @@ class IngestRun {
       report.closed += page.length;
       await this.write(
         'leads',
-        page.map((hit) => indexItem(hit.id, ...reserialise(hit.source, { is_open: false }).source)),
+        page.map((hit) =>
+          indexItem(hit.id, reserialise(hit.source, { is_open: false }).source, {
+            ...hit.source,
+            is_open: false,
+          }),
+        ),
         report,
       );
     }
@@ -742,10 +763,12 @@ function withoutOrigin(doc: { seq: number; fingerprint: string }): object {
   return rest;
 }
 
-/** Loads the given inputs; see `IngestRun`. */
+/** Loads the given inputs, then brings the roll-ups up to date (src/ingest/rollups.ts); see `IngestRun`. */
 export function ingest(
   inputs: Partial<Record<FeedKind, FeedInput>>,
   options: IngestOptions,
 ): Promise<IngestReport> {
-  return new IngestRun(options).run(inputs);
+  return withRollups(options, inputs.leads !== undefined, (leadWrites) =>
+    new IngestRun(options, leadWrites).run(inputs),
+  );
 }

@@ -17,13 +17,11 @@ import {
  * for the notes. When ways of reading a title of different preference both found something, a
  * third request keeps the preferred ones only (docs/decisions/second-reading.md).
  */
-export interface FallbackSearch {
-  body: SearchBody;
+export interface FallbackSearch<Body = SearchBody> {
+  body: Body;
   readings: SecondReading[];
   /** The same search with some filters' second clauses replaced. */
-  rebuild: (
-    clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>,
-  ) => SearchBody;
+  rebuild: (clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>) => Body;
 }
 
 /** The aggregation counting each choice of the second reading. */
@@ -74,7 +72,8 @@ function narrowed(readings: readonly SecondReading[], answer: SecondAnswer) {
   return replaced;
 }
 
-interface SecondResponse {
+/** What a response to a second reading carries for its notes (a tool's own answer may pass it on). */
+export interface SecondResponse {
   suggest?: SecondAnswer['suggest'];
   aggregations?: Record<string, unknown>;
 }
@@ -92,9 +91,9 @@ function answerOf(response: SecondResponse): SecondAnswer {
  * Runs the first reading and, only when `found` says it found nothing and there is a second
  * reading, the second; `notes` say how the second read the typed words when it found something.
  */
-export async function searchWithFallback<Response>(
-  search: { body: SearchBody; fallback?: FallbackSearch | undefined },
-  run: (body: SearchBody) => Promise<Response>,
+export async function searchWithFallback<Response, Body = SearchBody>(
+  search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
+  run: (body: Body) => Promise<Response>,
   found: (response: Response) => boolean,
 ): Promise<{ response: Response; notes: string[] }> {
   const first = await run(search.body);

@@ -5,6 +5,12 @@ import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import { countryName } from './dto.js';
 import { type Query, type SearchBody, totalHits } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import {
+  insightsViews,
+  leadsShapedInsights,
+  type RollupInsightsResponse,
+  rollupInsightsBody,
+} from './insights-rollup.js';
 import { buildLeadFilter } from './lead-query.js';
 
 /**
@@ -43,15 +49,29 @@ function salaryField(currency: MarketInsightsArgs['currency']): string {
   return `salary_annual.${currency.toLowerCase()}_mid`;
 }
 
-export interface InsightsQuery {
+/** One request of the insights: on the leads, or on the roll-ups' cells. */
+export interface InsightsRequest {
+  index: 'leads' | 'rollups';
   body: SearchBody;
-  notes: string[];
-  unknownPlace: boolean;
-  /** Run only when `body` counts no role (`searchWithFallback`). */
-  fallback: FallbackSearch | undefined;
 }
 
-export function buildInsightsQuery(args: MarketInsightsArgs, now: Date): InsightsQuery {
+export interface InsightsQuery {
+  body: InsightsRequest;
+  notes: string[];
+  unknownPlace: boolean;
+  /** Run only when `body` counts no role (`searchWithFallback`); always on the leads. */
+  fallback: FallbackSearch<InsightsRequest> | undefined;
+}
+
+/**
+ * The request for `args`: on the roll-ups' cells when `rollups` may answer and a view keeps every
+ * dimension the call reads (src/search/insights-rollup.ts), otherwise on the leads.
+ */
+export function buildInsightsQuery(
+  args: MarketInsightsArgs,
+  now: Date,
+  options: { rollups: boolean },
+): InsightsQuery {
   const clauses = buildLeadFilter(args.filters, now, 'filters.');
   const perGroup: Record<string, estypes.AggregationsAggregationContainer> = {};
   if (args.breakdown_by) {
@@ -79,18 +99,36 @@ export function buildInsightsQuery(args: MarketInsightsArgs, now: Date): Insight
     const oldest = isoDate(new Date(periodWindow(args.group_by, args.limit, now).oldest));
     aggs[BEFORE_PERIODS] = { filter: { range: { posted_date: { lt: oldest, format: 'yyyy-MM-dd' } } } };
   }
-  const bodyOf = (filter: Query[]): SearchBody => ({
-    size: 0,
-    track_total_hits: true,
-    query: { bool: { filter } },
-    aggs,
+  const onLeads = (filter: Query[]): InsightsRequest => ({
+    index: 'leads',
+    body: { size: 0, track_total_hits: true, query: { bool: { filter } }, aggs },
   });
+  const views = options.rollups && !clauses.unknownPlace ? insightsViews(args) : undefined;
+  const fallback = fallbackSearch(clauses, (filter) => onLeads(filter).body);
+  const onLeadsBody = (body: SearchBody): InsightsRequest => ({ index: 'leads', body });
   return {
-    body: bodyOf(clauses.filter),
+    body: views
+      ? { index: 'rollups', body: rollupInsightsBody(args, views, clauses.filter, aggs) }
+      : onLeads(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallbackSearch(clauses, bodyOf),
+    fallback: fallback && {
+      body: onLeadsBody(fallback.body),
+      readings: fallback.readings,
+      rebuild: (replaced) => onLeadsBody(fallback.rebuild(replaced)),
+    },
   };
+}
+
+/** A response in the leads' shape, whichever index answered. */
+export function readInsightsResponse(
+  args: MarketInsightsArgs,
+  request: InsightsRequest,
+  response: unknown,
+): InsightsResponse {
+  return request.index === 'rollups'
+    ? (leadsShapedInsights(response as RollupInsightsResponse, args.currency) as InsightsResponse)
+    : (response as InsightsResponse);
 }
 
 const countThenKey: estypes.AggregationsAggregateOrder = [{ _count: 'desc' }, { _key: 'asc' }];

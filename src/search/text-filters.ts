@@ -52,6 +52,8 @@ export interface TextReading {
   clause: Query;
   note?: string;
   second?: SecondReading;
+  /** The match keys a skills or industry reading looks for (what the company roll-ups count). */
+  keys?: string[];
 }
 
 export function suggester(field: string, text: string): estypes.SearchFieldSuggester {
@@ -180,7 +182,7 @@ function fuzzyKeys(
  */
 export function readSkills(skills: readonly string[]): TextReading {
   const reading = readKeys(skills, SKILL_ALIASES, true);
-  const result: TextReading = { clause: valuesClause('skills_key', reading.keys) };
+  const result: TextReading = { clause: valuesClause('skills_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) {
     result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${listInWords(reading.expanded, 'and')}.`;
   }
@@ -192,7 +194,7 @@ export function readSkills(skills: readonly string[]): TextReading {
 /** `industry`: the industry by its name or one of its other names. */
 export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES, false);
-  const result: TextReading = { clause: valuesClause('industry_key', reading.keys) };
+  const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
   const second = fuzzyKeys('industry_key', reading, 'industry', industry);
   if (second) result.second = second;

@@ -6,11 +6,18 @@ export interface IndexNames {
   leads: string;
   companies: string;
   signals: string;
+  /** Open roles counted ahead of time, from the leads (docs/decisions/rollups.md). */
+  rollups: string;
 }
 
 /** Aliases the application reads and writes; each points at a versioned index (`<alias>-v1`). */
 export function indexNames(prefix: string): IndexNames {
-  return { leads: `${prefix}-leads`, companies: `${prefix}-companies`, signals: `${prefix}-signals` };
+  return {
+    leads: `${prefix}-leads`,
+    companies: `${prefix}-companies`,
+    signals: `${prefix}-signals`,
+    rollups: `${prefix}-rollups`,
+  };
 }
 
 /** The client as the processes hold it: they hand it to the stores and call nothing on it. */

@@ -35,17 +35,29 @@ export interface BulkOutcome {
 }
 
 /**
- * One `index` action and its document, as the pieces of its two lines: text, and bytes already
- * encoded (a document is encoded once, when its fingerprint is taken, and copied into the request).
+ * One action (an `index` and its document, or a `delete`) as the pieces of its lines: text, and
+ * bytes already encoded (a document is encoded once, when its fingerprint is taken, and copied
+ * into the request); with the document written, for whoever watches what is written
+ * (src/ingest/rollups.ts).
  */
 export interface BulkItem {
   id: string;
   parts: ReadonlyArray<string | Uint8Array>;
+  doc?: object;
 }
 
-/** The `index` action of the document `id` whose `_source` is the concatenation of `source`. */
-export function indexItem(id: string, ...source: Array<string | Uint8Array>): BulkItem {
-  return { id, parts: [`{"index":{"_id":${JSON.stringify(id)}}}\n`, ...source, '\n'] };
+/** The `index` action of the document `id` whose `_source` is `source` (or the concatenation of its pieces). */
+export function indexItem(
+  id: string,
+  source: string | ReadonlyArray<string | Uint8Array>,
+  doc?: object,
+): BulkItem {
+  const pieces = typeof source === 'string' ? [source] : source;
+  return { id, parts: [`{"index":{"_id":${JSON.stringify(id)}}}\n`, ...pieces, '\n'], ...(doc && { doc }) };
+}
+
+export function deleteItem(id: string): BulkItem {
+  return { id, parts: [`{"delete":{"_id":${JSON.stringify(id)}}}\n`] };
 }
 
 /** The request body of `items`: one buffer, each part encoded or copied into it once. */
@@ -106,7 +118,8 @@ export async function writeBulk(
     (response.items ?? []).forEach((entry, position) => {
       const result = Object.values(entry)[0] as BulkItemResult;
       const item = pending[position] as BulkItem;
-      if (result.status < 300) outcome.written++;
+      // A delete of a document already gone answers 404 without an error: nothing left to do.
+      if (result.status < 300 || result.error === undefined) outcome.written++;
       else if (!lastTry && isRetryableStatus(result.status)) retry.push(item);
       else
         outcome.failed.push({

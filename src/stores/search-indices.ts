@@ -10,8 +10,11 @@ import { type IndexNames, indexNames } from './elasticsearch.js';
  */
 
 export type IndexKind = keyof IndexNames;
+/** The indices the feed loads; the roll-ups are computed from the leads (src/ingest/rollups.ts). */
+export type FeedIndexKind = Exclude<IndexKind, 'rollups'>;
 
-export const INDEX_KINDS: readonly IndexKind[] = ['leads', 'companies', 'signals'];
+export const INDEX_KINDS: readonly FeedIndexKind[] = ['leads', 'companies', 'signals'];
+const ALL_INDEX_KINDS: readonly IndexKind[] = [...INDEX_KINDS, 'rollups'];
 
 export interface IndexDefinition {
   version: number;
@@ -39,7 +42,12 @@ export function indexDefinition(kind: IndexKind): IndexDefinition {
 }
 
 function mapKinds<T>(value: (kind: IndexKind) => T): Record<IndexKind, T> {
-  return { leads: value('leads'), companies: value('companies'), signals: value('signals') };
+  return {
+    leads: value('leads'),
+    companies: value('companies'),
+    signals: value('signals'),
+    rollups: value('rollups'),
+  };
 }
 
 /** The concrete indices the current mapping versions live in, e.g. `hl-leads-v1`. */
@@ -84,7 +92,7 @@ export async function ensureIndices(
   if (options.recreate) await deleteIndices(client, prefix);
   const aliases = indexNames(prefix);
   const versioned = indexNamesForVersion(prefix);
-  for (const kind of INDEX_KINDS) {
+  for (const kind of ALL_INDEX_KINDS) {
     if (await client.indices.existsAlias({ name: aliases[kind] })) continue;
     await createIndex(client, kind, versioned[kind]);
     await client.indices.putAlias({ index: versioned[kind], name: aliases[kind] });
@@ -93,12 +101,16 @@ export async function ensureIndices(
 }
 
 /**
- * Creates the current versions' indices empty, ready for a bulk load, replacing any index
- * of the same version. Aliases are not touched: call `publishIndices` once loaded.
+ * Creates the current versions' indices of `kinds` empty, ready for a bulk load, replacing any
+ * index of the same version. Aliases are not touched: call `publishIndices` once loaded.
  */
-export async function createFreshIndices(client: Client, prefix: string): Promise<IndexNames> {
+export async function createFreshIndices(
+  client: Client,
+  prefix: string,
+  kinds: readonly IndexKind[] = INDEX_KINDS,
+): Promise<IndexNames> {
   const versioned = indexNamesForVersion(prefix);
-  for (const kind of INDEX_KINDS) {
+  for (const kind of kinds) {
     await client.indices.delete({ index: versioned[kind], ignore_unavailable: true });
     await createIndex(client, kind, versioned[kind]);
   }
@@ -118,7 +130,7 @@ export async function publishIndices(
   const aliases = indexNames(prefix);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   const stale: string[] = [];
-  for (const kind of INDEX_KINDS) {
+  for (const kind of ALL_INDEX_KINDS) {
     const target = targets[kind];
     if (target === undefined) continue;
     const older = (await existingVersions(client, prefix, kind)).filter((name) => name !== target);
@@ -131,10 +143,10 @@ export async function publishIndices(
   if (stale.length > 0) await client.indices.delete({ index: stale, ignore_unavailable: true });
 }
 
-/** Drops every version of the three indices under `prefix` (their aliases go with them). */
+/** Drops every version of the indices under `prefix` (their aliases go with them). */
 export async function deleteIndices(client: Client, prefix: string): Promise<void> {
   const names: string[] = [];
-  for (const kind of INDEX_KINDS) names.push(...(await existingVersions(client, prefix, kind)));
+  for (const kind of ALL_INDEX_KINDS) names.push(...(await existingVersions(client, prefix, kind)));
   if (names.length > 0) await client.indices.delete({ index: names, ignore_unavailable: true });
 }
 

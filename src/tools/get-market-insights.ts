@@ -3,7 +3,13 @@ import { marketInsightsInput } from '../schemas/inputs.js';
 import { marketInsightsOutput } from '../schemas/outputs.js';
 import { totalHits } from '../search/es.js';
 import { searchWithFallback } from '../search/fallback.js';
-import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../search/insights-query.js';
+import {
+  buildInsightsQuery,
+  type InsightsRequest,
+  type InsightsResponse,
+  readInsightsResponse,
+  shapeInsights,
+} from '../search/insights-query.js';
 import { defineTool, READ_ONLY_TOOL } from './define-tool.js';
 
 const NOTHING_MATCHED: InsightsResponse = { hits: { total: 0 } };
@@ -33,7 +39,7 @@ export const getMarketInsights = defineTool({
     // Built first, so that a bad filter is refused before anything is charged; charged with the
     // search (Meter.chargeAlongside), so that with nothing left the call is refused. A place not
     // recognised matches nothing: answered as such with no search and no charge, as search_leads.
-    const query = buildInsightsQuery(args, now);
+    const query = buildInsightsQuery(args, now, { rollups: await services.searchIndex.rollupsReady() });
     if (query.unknownPlace) {
       const { quota } = await meter.charge('insight_queries', 0);
       return { ...shapeInsights(args, NOTHING_MATCHED, query.notes, now), quota };
@@ -41,7 +47,12 @@ export const getMarketInsights = defineTool({
     const { quota, result } = await meter.chargeAlongside('insight_queries', 1, {}, () =>
       searchWithFallback(
         query,
-        (body) => services.searchIndex.aggregate<InsightsResponse>('leads', body),
+        async (request: InsightsRequest) =>
+          readInsightsResponse(
+            args,
+            request,
+            await services.searchIndex.aggregate<unknown>(request.index, request.body),
+          ),
         (response) => totalHits(response.hits.total) > 0,
       ),
     );

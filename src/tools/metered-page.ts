@@ -13,10 +13,10 @@ import {
 import type { ToolContext } from './define-tool.js';
 
 /** What a query builder gives a metered search besides its request body. */
-interface PageQuery {
-  body: SearchBody;
+interface PageQuery<Body> {
+  body: Body;
   /** The second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
-  fallback?: FallbackSearch | undefined;
+  fallback?: FallbackSearch<Body> | undefined;
   notes: string[];
   /** The location named no known place: nothing can match, so nothing is searched or charged. */
   unknownPlace: boolean;
@@ -31,14 +31,14 @@ interface FoundPage<Result> {
 }
 
 /** A search that charges one unit of `quota` per result it lists. */
-export interface MeteredSearch<Query extends PageQuery, Found, Result, Listed> {
+export interface MeteredSearch<Query extends PageQuery<Body>, Found, Result, Listed, Body = SearchBody> {
   tool: string;
   args: PagedSearch['args'];
   quota: QuotaKey;
   /** The request for `size` results from `position`; it throws on a bad argument, before any charge. */
   build(position: PagePosition, size: number): Query;
-  /** Sends one request body: one store call. */
-  run(body: SearchBody): Promise<Found>;
+  /** Sends one request body. */
+  run(body: Body): Promise<Found>;
   /** Whether a response found anything; when not, the query's fallback reading is sent. */
   found(response: Found): boolean;
   /** The page in a response: at most `size` results from `position`. */
@@ -60,9 +60,9 @@ export interface MeteredPage<Listed> {
  * is planned from the cursor, reserved with one partial charge beside the search, cut to what was
  * granted and listed; what it did not fill or list is given back before its cursor and notes.
  */
-export async function meteredPage<Query extends PageQuery, Found, Result, Listed>(
+export async function meteredPage<Query extends PageQuery<Body>, Found, Result, Listed, Body = SearchBody>(
   { meter, services }: Pick<ToolContext, 'meter' | 'services'>,
-  search: MeteredSearch<Query, Found, Result, Listed>,
+  search: MeteredSearch<Query, Found, Result, Listed, Body>,
 ): Promise<MeteredPage<Listed>> {
   const paged: PagedSearch = { secret: services.config.SERVER_SECRET, tool: search.tool, args: search.args };
   const plan = planPage(paged);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSIGHT_BREAKDOWN_BY, INSIGHT_GROUP_BY } from '../../src/domain/enums.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { marketInsightsInput } from '../../src/schemas/inputs.js';
-import { buildInsightsQuery } from '../../src/search/insights-query.js';
 import { bucketsIn, DEFAULT_MAX_BUCKETS, worstCaseBuckets } from '../support/aggregation-buckets.js';
+import { onLeads } from '../support/insights-query.js';
 import {
   allLeads,
   callOk,
@@ -60,7 +60,7 @@ describe('get_market_insights bucket counts on the seeded data', () => {
     const result = await callOk(client, 'get_market_insights', args);
     expect(result.returned).toBeGreaterThan(0);
 
-    const query = buildInsightsQuery(parseToolArguments(marketInsightsInput, args), SEEDED_NOW);
+    const query = onLeads(parseToolArguments(marketInsightsInput, args), SEEDED_NOW);
     const response = await index.client.search({ index: index.indices.leads, ...query.body });
     const buckets = bucketsIn(response.aggregations as Record<string, unknown>);
     // Every row and breakdown entry the tool returned is one of the buckets counted.
@@ -90,7 +90,7 @@ describe('get_market_insights bucket counts on the seeded data', () => {
 
   it('a weekly trend builds at most limit + 1 periods although the postings span more weeks', async () => {
     const args = parseToolArguments(marketInsightsInput, { group_by: 'posted_week', limit: 50 });
-    const query = buildInsightsQuery(args, SEEDED_NOW);
+    const query = onLeads(args, SEEDED_NOW);
     const response = await index.client.search({ index: index.indices.leads, ...query.body });
     const weeks = (response.aggregations?.groups as { buckets: unknown[] }).buckets;
     expect(weeks).toHaveLength(51);

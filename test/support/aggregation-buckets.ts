@@ -6,14 +6,14 @@ export const DEFAULT_MAX_BUCKETS = 65_536;
 type Aggregations = Record<string, estypes.AggregationsAggregationContainer>;
 
 /** Aggregations that compute values and build no buckets. */
-const METRICS = ['stats', 'percentiles', 'value_count', 'top_hits'] as const;
+const METRICS = ['stats', 'percentiles', 'value_count', 'top_hits', 'sum', 'min', 'max'] as const;
 
 /**
  * The most buckets an aggregation tree can build, whatever the data, as `search.max_buckets`
  * counts them: each bucket of a multi-bucket aggregation, and every bucket under it. Terms
  * aggregations count at Elasticsearch's default shard-side size (size × 1.5 + 10), which is
- * more than any response holds; date histograms count the periods between their hard bounds,
- * and without hard bounds have no limit (Infinity). Any other aggregation is an error, so a new
+ * more than any response holds; histograms and date histograms count the steps or periods between
+ * their hard bounds, and without hard bounds have no limit (Infinity). Any other aggregation is an error, so a new
  * one cannot slip past the count.
  */
 export function worstCaseBuckets(aggregations: Aggregations | undefined): number {
@@ -26,9 +26,17 @@ function worstCaseOf(aggregation: estypes.AggregationsAggregationContainer): num
   const perBucket = 1 + worstCaseBuckets(aggregation.aggs ?? aggregation.aggregations);
   if (aggregation.terms) return Math.ceil((aggregation.terms.size ?? 10) * 1.5 + 10) * perBucket;
   if (aggregation.date_histogram) return periodsWithin(aggregation.date_histogram) * perBucket;
+  if (aggregation.histogram) return stepsWithin(aggregation.histogram) * perBucket;
   if (aggregation.filter) return perBucket;
   if (METRICS.some((metric) => metric in aggregation)) return 0;
   throw new Error(`No bucket bound known for the aggregation ${JSON.stringify(aggregation)}`);
+}
+
+/** The values a histogram can have buckets for, from `hard_bounds.min` to `max` inclusive. */
+function stepsWithin(histogram: estypes.AggregationsHistogramAggregation): number {
+  const bounds = histogram.hard_bounds;
+  if (bounds?.min === undefined || bounds.max === undefined) return Number.POSITIVE_INFINITY;
+  return Math.floor((Number(bounds.max) - Number(bounds.min)) / Number(histogram.interval)) + 1;
 }
 
 /** Calendar periods whose start lies in [hard_bounds.min, hard_bounds.max). */

@@ -112,6 +112,7 @@ const WIRING = new Set([
   'src/admin/commands.ts',
   'src/ingest/cli.ts',
   'src/ingest/load.ts',
+  'src/ingest/rollups.ts',
 ]);
 /**
  * A method called on a client as the stores hold them: `mongo.client.close(`, `db.collection(`,

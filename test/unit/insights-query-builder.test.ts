@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { marketInsightsInput } from '../../src/schemas/inputs.js';
-import { buildInsightsQuery, type InsightsResponse, shapeInsights } from '../../src/search/insights-query.js';
+import { type InsightsResponse, shapeInsights } from '../../src/search/insights-query.js';
+import { onLeads } from '../support/insights-query.js';
 
 // Edge cases of get_market_insights' query and response shaping; test/unit/insights.test.ts has the main cases.
 
@@ -16,7 +17,7 @@ const withBuckets = (total: number, buckets: NonNullable<InsightsResponse['aggre
 
 describe('the insights query', () => {
   it('asks for nothing inside the groups when counting without a breakdown', () => {
-    const { aggs } = buildInsightsQuery(insightArgs({ group_by: 'city' }), now).body;
+    const { aggs } = onLeads(insightArgs({ group_by: 'city' }), now).body;
     expect(aggs).toEqual({
       groups: {
         terms: { field: 'location.city', size: 10, order: [{ _count: 'desc' }, { _key: 'asc' }] },
@@ -29,15 +30,13 @@ describe('the insights query', () => {
     ['employment_type', 'employment_type'],
     ['skill', 'skills'],
   ])('groups %s on %s', (groupBy, field) => {
-    expect(
-      buildInsightsQuery(insightArgs({ group_by: groupBy }), now).body.aggs?.groups?.terms,
-    ).toMatchObject({
+    expect(onLeads(insightArgs({ group_by: groupBy }), now).body.aggs?.groups?.terms).toMatchObject({
       field,
     });
   });
 
   it('reads one role per company group, for the company’s id and name only', () => {
-    const { aggs } = buildInsightsQuery(insightArgs({ group_by: 'company' }), now).body;
+    const { aggs } = onLeads(insightArgs({ group_by: 'company' }), now).body;
     expect(aggs?.groups?.aggs).toEqual({
       company_hit: { top_hits: { size: 1, _source: { includes: ['company.id', 'company.name'] } } },
     });

@@ -4,13 +4,13 @@ import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { marketInsightsInput } from '../../src/schemas/inputs.js';
 import { marketInsightsOutput } from '../../src/schemas/outputs.js';
 import {
-  buildInsightsQuery,
   changePercent,
   type InsightsResponse,
   percentOf,
   shapeInsights,
 } from '../../src/search/insights-query.js';
 import { DEFAULT_MAX_BUCKETS, worstCaseBuckets } from '../support/aggregation-buckets.js';
+import { onLeads } from '../support/insights-query.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const insightArgs = (args: Record<string, unknown>) => parseToolArguments(marketInsightsInput, args);
@@ -19,10 +19,7 @@ const validate = (result: object) => marketInsightsOutput.parse({ ...result, quo
 
 describe('buildInsightsQuery', () => {
   it('is one size-0 search with an exact total over the search_leads filters', () => {
-    const { body } = buildInsightsQuery(
-      insightArgs({ group_by: 'skill', filters: { work_type: 'Remote' } }),
-      now,
-    );
+    const { body } = onLeads(insightArgs({ group_by: 'skill', filters: { work_type: 'Remote' } }), now);
     expect(body).toMatchObject({ size: 0, track_total_hits: true });
     expect(body.query?.bool?.filter).toEqual([
       { term: { is_open: true } },
@@ -44,16 +41,16 @@ describe('buildInsightsQuery', () => {
     ['industry', 'industry'],
     ['title', 'title'],
   ])('groups %s on %s', (groupBy, field) => {
-    expect(
-      buildInsightsQuery(insightArgs({ group_by: groupBy, limit: 3 }), now).body.aggs?.groups?.terms,
-    ).toMatchObject({
-      field,
-      size: 3,
-    });
+    expect(onLeads(insightArgs({ group_by: groupBy, limit: 3 }), now).body.aggs?.groups?.terms).toMatchObject(
+      {
+        field,
+        size: 3,
+      },
+    );
   });
 
   it('adds breakdown and salary aggregations inside each group and counts roles with a salary', () => {
-    const { body } = buildInsightsQuery(
+    const { body } = onLeads(
       insightArgs({ group_by: 'city', breakdown_by: 'work_type', metric: 'salary', currency: 'USD' }),
       now,
     );
@@ -68,7 +65,7 @@ describe('buildInsightsQuery', () => {
   });
 
   it('uses a calendar histogram filled up to today and bounded to the periods it can show', () => {
-    const { body } = buildInsightsQuery(insightArgs({ group_by: 'posted_week' }), now);
+    const { body } = onLeads(insightArgs({ group_by: 'posted_week' }), now);
     // now is Wednesday 2026-11-18: the current week began on Monday 2026-11-16; with limit 10 the
     // histogram reaches back to the week before the tenth most recent, for its change_percent.
     expect(body.aggs?.groups?.date_histogram).toEqual({
@@ -81,17 +78,15 @@ describe('buildInsightsQuery', () => {
     expect(body.aggs?.before_periods).toEqual({
       filter: { range: { posted_date: { lt: '2026-09-07', format: 'yyyy-MM-dd' } } },
     });
-    const month = buildInsightsQuery(
-      insightArgs({ group_by: 'posted_month', filters: { posted_within_days: 90 } }),
-      now,
-    ).body.aggs?.groups?.date_histogram;
+    const month = onLeads(insightArgs({ group_by: 'posted_month', filters: { posted_within_days: 90 } }), now)
+      .body.aggs?.groups?.date_histogram;
     expect(month).toMatchObject({
       calendar_interval: 'month',
       extended_bounds: { min: Date.parse('2026-08-20') },
       hard_bounds: { min: Date.parse('2026-01-01'), max: Date.parse('2026-12-01') },
     });
     // Empty periods are filled in no further back than the hard bounds reach.
-    const longFilter = buildInsightsQuery(
+    const longFilter = onLeads(
       insightArgs({ group_by: 'posted_week', limit: 3, filters: { posted_within_days: 365 } }),
       now,
     ).body.aggs?.groups?.date_histogram;
@@ -102,15 +97,13 @@ describe('buildInsightsQuery', () => {
   });
 
   it('adds no period count to terms groups', () => {
-    expect(
-      buildInsightsQuery(insightArgs({ group_by: 'city' }), now).body.aggs?.before_periods,
-    ).toBeUndefined();
+    expect(onLeads(insightArgs({ group_by: 'city' }), now).body.aggs?.before_periods).toBeUndefined();
   });
 
   it('names filter fields with their filters. path in errors', () => {
-    expect(() =>
-      buildInsightsQuery(insightArgs({ group_by: 'city', filters: { radius_km: 10 } }), now),
-    ).toThrow(expect.objectContaining({ details: { field: 'filters.radius_km' } }));
+    expect(() => onLeads(insightArgs({ group_by: 'city', filters: { radius_km: 10 } }), now)).toThrow(
+      expect.objectContaining({ details: { field: 'filters.radius_km' } }),
+    );
   });
 });
 
@@ -126,10 +119,8 @@ describe('the bucket budget of get_market_insights', () => {
     { metric: 'salary', filters: { posted_within_days: 365, include_recruitment_agencies: true } },
   ];
   const largest = (groupBy: string, breakdownBy: string | undefined, variant: (typeof variants)[number]) =>
-    buildInsightsQuery(
-      insightArgs({ group_by: groupBy, breakdown_by: breakdownBy, limit: 50, ...variant }),
-      now,
-    ).body.aggs;
+    onLeads(insightArgs({ group_by: groupBy, breakdown_by: breakdownBy, limit: 50, ...variant }), now).body
+      .aggs;
 
   it.each(
     combinations,
@@ -151,10 +142,8 @@ describe('the bucket budget of get_market_insights', () => {
     expect(worst).toBe(3485);
     for (const groupBy of ['posted_week', 'posted_month']) {
       for (const day of ['2026-01-01', '2026-02-28', '2026-03-31', '2026-12-31', '2028-02-29']) {
-        const aggs = buildInsightsQuery(
-          insightArgs({ group_by: groupBy, limit: 50 }),
-          new Date(`${day}T23:59:59Z`),
-        ).body.aggs;
+        const aggs = onLeads(insightArgs({ group_by: groupBy, limit: 50 }), new Date(`${day}T23:59:59Z`)).body
+          .aggs;
         const { groups, ...rest } = aggs ?? {};
         expect(worstCaseBuckets({ groups: groups as NonNullable<typeof groups> })).toBe(51);
         expect(worstCaseBuckets(rest)).toBe(1);
@@ -166,7 +155,10 @@ describe('the bucket budget of get_market_insights', () => {
     expect(
       worstCaseBuckets({ groups: { date_histogram: { field: 'posted_date', calendar_interval: 'week' } } }),
     ).toBe(Number.POSITIVE_INFINITY);
-    expect(() => worstCaseBuckets({ groups: { histogram: { field: 'seq', interval: 1 } } })).toThrow(
+    expect(worstCaseBuckets({ groups: { histogram: { field: 'seq', interval: 1 } } })).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(() => worstCaseBuckets({ groups: { geohash_grid: { field: 'location.geo' } } })).toThrow(
       /No bucket bound/,
     );
   });

@@ -4,8 +4,8 @@ import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { type City, findCity } from '../../src/reference/gazetteer.js';
 import { marketInsightsInput, searchLeadsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
-import { buildInsightsQuery } from '../../src/search/insights-query.js';
 import { buildLeadFilter, buildLeadSearch } from '../../src/search/lead-query.js';
+import { onLeads } from '../support/insights-query.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
 const leadArgs = (args: Record<string, unknown>) => parseToolArguments(searchLeadsInput, args);
@@ -64,8 +64,6 @@ describe('the centre of a radius search', () => {
       group_by: 'city',
       filters: { location: 'Gdańsk', radius_km: 25 },
     });
-    expect(buildInsightsQuery(args, now).body.query?.bool?.filter).toContainEqual(
-      aroundCentre(25, city('Gdańsk')),
-    );
+    expect(onLeads(args, now).body.query?.bool?.filter).toContainEqual(aroundCentre(25, city('Gdańsk')));
   });
 });

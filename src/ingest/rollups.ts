@@ -1,0 +1,551 @@
+import {
+  type CellKey,
+  cellFilter,
+  cellId,
+  companyDocId,
+  companyFacetsOf,
+  companyRollupDoc,
+  countsAsOpen,
+  forEachCell,
+  ROLLUP_LEAD_FIELDS,
+  type RollupCompany,
+  type RollupLead,
+  type SalaryFigures,
+  VIEWS,
+} from '../feed/rollups.js';
+import type { ElasticsearchClient } from '../stores/elasticsearch.js';
+import {
+  type BulkItem,
+  createGeneration,
+  deleteItem,
+  dropIndex,
+  finishBulk,
+  indexItem,
+  liveIndex,
+  lookUpDocuments,
+  prepareForBulk,
+  refreshIndex,
+  scanDocuments,
+  writeBulk,
+} from '../stores/feed-indices.js';
+import { aggregateLeads, countOpenRoles, readRollupMeta, writeRollupMeta } from '../stores/rollup-index.js';
+import { ensureIndices, publishIndices } from '../stores/search-indices.js';
+
+/**
+ * Keeps the roll-ups (src/feed/rollups.ts, docs/decisions/rollups.md) in step with the leads the
+ * loader writes. The loader calls it from one place, its bulk writes of leads (`LeadWrites`); the
+ * rest happens around a run (`withRollups`):
+ *
+ * - A fresh or snapshot load builds the roll-ups of its new leads index as it writes the roles, in
+ *   memory, and writes them into a new roll-up index once the leads are published. If the roles
+ *   counted differ from the open roles the new index holds (a record repeated in the input, written
+ *   twice), the roll-ups are counted again by scanning the index.
+ * - An upsert marks the roll-ups `updating` (readers then count the roles themselves), notes the
+ *   companies and cells of every version of a role it replaces or writes, and counts those again
+ *   from the leads index at the end; roll-ups that were not ready for the live leads index (none
+ *   yet, or an upsert that stopped half-way) are rebuilt whole by a scan instead.
+ */
+
+export interface LeadWrites {
+  /** Before a batch of leads is written to `index`. */
+  beforeLeads(index: string, items: readonly BulkItem[]): Promise<void>;
+  /** After it was: the documents Elasticsearch refused are in `failed`. */
+  leadsWritten(items: readonly BulkItem[], failed: ReadonlySet<string>): void;
+}
+
+export interface RollupReport {
+  documents: number;
+  seconds: number;
+  /** How they were made: counted while loading, counted again for what an upsert touched, or by a scan of the index. */
+  how: 'loaded' | 'touched' | 'scanned';
+}
+
+const HOW: Record<RollupReport['how'], string> = {
+  loaded: 'counted while loading',
+  touched: 'what the upsert touched counted again',
+  scanned: 'counted by a scan of the leads index',
+};
+
+/** One line for the command's output: what the roll-ups took. */
+export function rollupSummary(report: RollupReport): string {
+  return `roll-ups: ${report.documents.toLocaleString('en-GB')} documents written in ${report.seconds.toFixed(1)} s (${HOW[report.how]})`;
+}
+
+interface RollupRun {
+  client: ElasticsearchClient;
+  prefix: string;
+  mode: 'upsert' | 'snapshot' | 'fresh';
+  today: string;
+}
+
+/**
+ * Runs `load` (one ingest run) with its leads writes watched, then brings the roll-ups up to date.
+ * A run that loads no leads (or changes nothing: a dry run) leaves them as they are.
+ */
+export async function withRollups<Report extends { published: boolean; seconds: number }>(
+  run: RollupRun & { dryRun?: boolean | undefined },
+  loadsLeads: boolean,
+  load: (writes: LeadWrites | undefined) => Promise<Report>,
+): Promise<Report & { rollups?: RollupReport }> {
+  if (run.dryRun || !loadsLeads) return load(undefined);
+  if (run.mode !== 'upsert') {
+    const counts = new RollupCounts(run.today);
+    const report = await load({
+      beforeLeads: async () => {},
+      leadsWritten: (items, failed) => {
+        for (const item of items) if (!failed.has(item.id)) counts.add(item.doc as RollupLead);
+      },
+    });
+    if (!report.published) return report;
+    return withReport(report, await publishCounts(run, counts));
+  }
+  // An upsert into a prefix without indices yet creates them first (src/ingest/load.ts).
+  await ensureIndices(run.client, run.prefix);
+  const leads = (await liveIndex(run.client, run.prefix, 'leads')) as string;
+  const rollups = (await liveIndex(run.client, run.prefix, 'rollups')) as string;
+  const meta = await readRollupMeta(run.client, rollups);
+  const wasReady = meta?.state === 'ready' && meta.leads_index === leads;
+  await writeRollupMeta(run.client, rollups, { leads_index: leads, state: 'updating' });
+  const touched = new Touched();
+  let report: Report | undefined;
+  try {
+    report = await load({
+      beforeLeads: async (index, items) => {
+        const before = await lookUpDocuments<RollupLead>(
+          run.client,
+          index,
+          items.map((item) => item.id),
+          ROLLUP_LEAD_FIELDS,
+        );
+        for (const lead of before.values()) touched.add(lead);
+      },
+      leadsWritten: (items, failed) => {
+        for (const item of items) if (!failed.has(item.id)) touched.add(item.doc as RollupLead);
+      },
+    });
+  } finally {
+    // Whatever the run wrote, even when it stopped early, is counted again.
+    const updated = wasReady
+      ? await recountTouched(run, leads, rollups, touched)
+      : await rebuildByScan(run, leads);
+    if (report) report = withReport(report, updated);
+  }
+  return report as Report & { rollups?: RollupReport };
+}
+
+/** The run's report with the roll-ups' own, their time added to the run's. */
+function withReport<Report extends { seconds: number }>(report: Report, rollups: RollupReport): Report {
+  return { ...report, seconds: report.seconds + rollups.seconds, rollups };
+}
+
+// --- Counting while loading --------------------------------------------------------------------
+
+interface CellCount {
+  key: CellKey;
+  roles: number;
+  salary?: Record<string, SalaryFigures>;
+}
+
+/** The roll-ups of the roles added: each view's cells, and each company's counts per facet. */
+class RollupCounts {
+  readonly cells = new Map<string, CellCount>();
+  readonly companies = new CompanyFacetCounts();
+  private openRoles = 0;
+  private readonly shared = new SharedParts();
+
+  constructor(private readonly today: string) {}
+
+  /** The roles counted as open. */
+  get roles(): number {
+    return this.openRoles;
+  }
+
+  add(lead: RollupLead): void {
+    if (!countsAsOpen(lead, this.today)) return;
+    this.openRoles++;
+    forEachCell(lead, (identity, key, view) => {
+      let cell = this.cells.get(identity);
+      if (cell === undefined) {
+        cell = { key: this.shared.of(key()), roles: 0 };
+        this.cells.set(identity, cell);
+      }
+      cell.roles++;
+      if (view.dims.includes('salary') && lead.salary_annual) {
+        const salary = lead.salary_annual;
+        cell.salary ??= {};
+        addSalary(cell.salary, 'gbp', salary.gbp_mid);
+        addSalary(cell.salary, 'eur', salary.eur_mid);
+        addSalary(cell.salary, 'usd', salary.usd_mid);
+      }
+    });
+    const facets = companyFacetsOf(lead);
+    if (facets) this.companies.add(facets.company, facets.facets);
+  }
+
+  *documents(): Generator<BulkItem> {
+    for (const [identity, cell] of this.cells) yield cellItem(cellId(identity), cell);
+    yield* this.companies.documents();
+  }
+}
+
+/**
+ * One instance of each place, company part and string the cells hold: hundreds of thousands of
+ * cells share a few thousand places and a few hundred values, which every role's document would
+ * otherwise bring its own copy of.
+ */
+class SharedParts {
+  private readonly parts = new Map<string, unknown>();
+
+  of(key: CellKey): CellKey {
+    const shared: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(key)) shared[field] = this.part(value);
+    return shared as unknown as CellKey;
+  }
+
+  private part(value: unknown): unknown {
+    if (value === null || (typeof value !== 'string' && typeof value !== 'object')) return value;
+    const identity = typeof value === 'string' ? `s${value}` : `o${JSON.stringify(value)}`;
+    const known = this.parts.get(identity);
+    if (known !== undefined) return known;
+    this.parts.set(identity, value);
+    return value;
+  }
+}
+
+function addSalary(figures: Record<string, SalaryFigures>, currency: string, amount: number): void {
+  const current = figures[currency];
+  if (current === undefined) figures[currency] = { count: 1, sum: amount, min: amount, max: amount };
+  else {
+    current.count++;
+    current.sum += amount;
+    if (amount < current.min) current.min = amount;
+    if (amount > current.max) current.max = amount;
+  }
+}
+
+function cellItem(id: string, cell: CellCount): BulkItem {
+  const doc = {
+    ...cell.key,
+    roles: cell.roles,
+    _doc_count: cell.roles,
+    ...(cell.salary && { salary_stats: cell.salary }),
+  };
+  return indexItem(id, JSON.stringify(doc));
+}
+
+/**
+ * Every company's open roles per facet, packed for memory: about 4 bytes a (company, facet) pair
+ * in one growing array, each company's pairs in a block of its own that doubles when full (tens of
+ * millions of pairs at ten million roles). A pair holds the facet's number (20 bits) and its
+ * count (12 bits; larger counts carry on in `large`).
+ */
+class CompanyFacetCounts {
+  private readonly facetNumbers = new Map<string, number>();
+  private readonly facetNames: string[] = [];
+  private readonly companyNumbers = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly rankKeys: string[] = [];
+  private readonly bands: Array<string | null> = [];
+  private agencies = new Uint8Array(1024);
+  private blockStart = new Int32Array(1024);
+  private blockLength = new Int32Array(1024);
+  private blockSize = new Int32Array(1024);
+  private pairs = new Uint32Array(1 << 16);
+  private used = 0;
+  private readonly large = new Map<number, number>();
+
+  add(company: RollupCompany, facets: readonly string[]): void {
+    const number = this.companyNumber(company);
+    for (const facet of facets) this.count(number, this.facetNumber(facet));
+  }
+
+  private companyNumber(company: RollupCompany): number {
+    let number = this.companyNumbers.get(company.rank_key);
+    if (number !== undefined) return number;
+    number = this.names.length;
+    this.companyNumbers.set(company.rank_key, number);
+    this.names.push(company.name);
+    this.rankKeys.push(company.rank_key);
+    this.bands.push(company.size_band);
+    if (number >= this.agencies.length) {
+      this.agencies = grown(this.agencies, number + 1);
+      this.blockStart = grown(this.blockStart, number + 1);
+      this.blockLength = grown(this.blockLength, number + 1);
+      this.blockSize = grown(this.blockSize, number + 1);
+    }
+    this.agencies[number] = company.is_agency ? 1 : 0;
+    return number;
+  }
+
+  private facetNumber(facet: string): number {
+    let number = this.facetNumbers.get(facet);
+    if (number === undefined) {
+      number = this.facetNames.length;
+      if (number >= FACET_LIMIT)
+        throw new Error(`more than ${FACET_LIMIT} places, skills and industries to count`);
+      this.facetNumbers.set(facet, number);
+      this.facetNames.push(facet);
+    }
+    return number;
+  }
+
+  private count(company: number, facet: number): void {
+    const start = this.blockStart[company] as number;
+    const length = this.blockLength[company] as number;
+    for (let slot = start; slot < start + length; slot++) {
+      const pair = this.pairs[slot] as number;
+      if (pair >>> COUNT_BITS === facet) {
+        if ((pair & COUNT_MASK) < COUNT_MASK) this.pairs[slot] = pair + 1;
+        else {
+          const key = company * FACET_LIMIT + facet;
+          this.large.set(key, (this.large.get(key) ?? COUNT_MASK) + 1);
+        }
+        return;
+      }
+    }
+    if (length === this.blockSize[company]) this.growBlock(company);
+    this.pairs[(this.blockStart[company] as number) + length] = ((facet << COUNT_BITS) | 1) >>> 0;
+    this.blockLength[company] = length + 1;
+  }
+
+  private growBlock(company: number): void {
+    const size = Math.max(8, (this.blockSize[company] as number) * 2);
+    if (this.used + size > this.pairs.length) this.pairs = grown(this.pairs, this.used + size);
+    const start = this.blockStart[company] as number;
+    this.pairs.copyWithin(this.used, start, start + (this.blockLength[company] as number));
+    this.blockStart[company] = this.used;
+    this.blockSize[company] = size;
+    this.used += size;
+  }
+
+  *documents(): Generator<BulkItem> {
+    for (let company = 0; company < this.names.length; company++) {
+      const counts = new Map<string, number>();
+      const start = this.blockStart[company] as number;
+      for (let slot = start; slot < start + (this.blockLength[company] as number); slot++) {
+        const pair = this.pairs[slot] as number;
+        const facet = pair >>> COUNT_BITS;
+        const count = pair & COUNT_MASK;
+        counts.set(
+          this.facetNames[facet] as string,
+          count < COUNT_MASK ? count : (this.large.get(company * FACET_LIMIT + facet) ?? count),
+        );
+      }
+      const rankKey = this.rankKeys[company] as string;
+      const separator = rankKey.lastIndexOf('|');
+      const doc = companyRollupDoc(
+        {
+          id: rankKey.slice(separator + 1),
+          name: this.names[company] as string,
+          name_key: rankKey.slice(0, separator),
+          rank_key: rankKey,
+          size_band: this.bands[company] as RollupCompany['size_band'],
+          is_agency: this.agencies[company] === 1,
+        },
+        counts,
+      );
+      yield indexItem(companyDocId(rankKey), JSON.stringify(doc));
+    }
+  }
+}
+
+const COUNT_BITS = 12;
+const COUNT_MASK = (1 << COUNT_BITS) - 1;
+const FACET_LIMIT = 1 << (32 - COUNT_BITS);
+
+function grown<T extends Uint8Array | Int32Array | Uint32Array>(array: T, needed: number): T {
+  const bigger = new (array.constructor as new (length: number) => T)(
+    Math.max(needed, Math.ceil(array.length * 1.5)),
+  );
+  bigger.set(array);
+  return bigger;
+}
+
+/** Writes the counted roll-ups into a new roll-up index and swaps it in for the leads index published. */
+async function publishCounts(run: RollupRun, counts: RollupCounts): Promise<RollupReport> {
+  const startedAt = performance.now();
+  const leads = (await liveIndex(run.client, run.prefix, 'leads')) as string;
+  const open = await countOpenRoles(run.client, leads);
+  if (open !== counts.roles) return rebuildByScan(run, leads);
+  const documents = await writeGeneration(run, leads, counts.documents());
+  return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'loaded' };
+}
+
+/** A new roll-up index holding `documents`, marked ready for `leads` and swapped in. */
+async function writeGeneration(
+  run: RollupRun,
+  leads: string,
+  documents: Iterable<BulkItem>,
+): Promise<number> {
+  const index = await createGeneration(run.client, run.prefix, 'rollups');
+  try {
+    await prepareForBulk(run.client, index);
+    let written = 0;
+    let batch: BulkItem[] = [];
+    const flush = async () => {
+      const outcome = await writeBulk(run.client, index, batch);
+      if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
+      written += batch.length;
+      batch = [];
+    };
+    for (const item of documents) {
+      batch.push(item);
+      if (batch.length >= WRITE_BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
+    await finishBulk(run.client, index, 'rollups');
+    await writeRollupMeta(run.client, index, { leads_index: leads, state: 'ready' });
+    await publishIndices(run.client, run.prefix, { rollups: index });
+    return written;
+  } catch (error) {
+    await dropIndex(run.client, index);
+    throw error;
+  }
+}
+
+const WRITE_BATCH = 2000;
+
+/** The roll-ups of every open role of `leads`, counted by scanning it. */
+async function rebuildByScan(run: RollupRun, leads: string): Promise<RollupReport> {
+  const startedAt = performance.now();
+  const counts = new RollupCounts(run.today);
+  await refreshIndex(run.client, leads);
+  for await (const page of scanDocuments<RollupLead>(run.client, leads, OPEN, ROLLUP_LEAD_FIELDS)) {
+    for (const hit of page) counts.add(hit.source);
+  }
+  const documents = await writeGeneration(run, leads, counts.documents());
+  return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'scanned' };
+}
+
+const OPEN = { term: { is_open: true } };
+
+// --- Counting again what an upsert touched ------------------------------------------------------
+
+/** The companies and cells of the role versions an upsert replaced or wrote. */
+class Touched {
+  readonly companies = new Set<string>();
+  readonly cells = new Map<string, CellKey>();
+
+  add(lead: RollupLead): void {
+    if (!lead.is_open) return;
+    forEachCell(lead, (identity, key) => {
+      if (!this.cells.has(identity)) this.cells.set(identity, key());
+    });
+    const facets = companyFacetsOf(lead);
+    if (facets) this.companies.add(facets.company.rank_key);
+  }
+}
+
+/** Counts the touched companies and cells again from `leads`, and writes them in place. */
+async function recountTouched(
+  run: RollupRun,
+  leads: string,
+  rollups: string,
+  touched: Touched,
+): Promise<RollupReport> {
+  const startedAt = performance.now();
+  await refreshIndex(run.client, leads);
+  let documents = 0;
+  const write = async (items: BulkItem[]) => {
+    if (items.length === 0) return;
+    const outcome = await writeBulk(run.client, rollups, items);
+    if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
+    documents += items.length;
+  };
+  for (const chunk of chunks([...touched.cells], CELLS_PER_REQUEST)) {
+    await write(await recountCells(run, leads, chunk));
+  }
+  for (const chunk of chunks([...touched.companies], COMPANIES_PER_SCAN)) {
+    await write(await recountCompanies(run, leads, chunk));
+  }
+  await refreshIndex(run.client, rollups);
+  await writeRollupMeta(run.client, rollups, { leads_index: leads, state: 'ready' });
+  return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'touched' };
+}
+
+const CELLS_PER_REQUEST = 500;
+const COMPANIES_PER_SCAN = 1000;
+
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+interface CellBuckets {
+  aggregations: {
+    cells: {
+      buckets: Record<
+        string,
+        { doc_count: number } & Partial<
+          Record<string, { count: number; sum: number; min: number; max: number }>
+        >
+      >;
+    };
+  };
+}
+
+/** One `filters` aggregation counting each cell's roles (and salaries) on the leads index. */
+async function recountCells(
+  run: RollupRun,
+  leads: string,
+  cells: ReadonlyArray<[string, CellKey]>,
+): Promise<BulkItem[]> {
+  const salaryCells = cells.some(([, key]) =>
+    VIEWS.find((view) => view.name === key.view)?.dims.includes('salary'),
+  );
+  const response = await aggregateLeads<CellBuckets>(run.client, leads, {
+    size: 0,
+    track_total_hits: false,
+    aggs: {
+      cells: {
+        filters: { filters: Object.fromEntries(cells.map(([identity, key]) => [identity, cellFilter(key)])) },
+        ...(salaryCells && {
+          aggs: Object.fromEntries(
+            ['gbp', 'eur', 'usd'].map((currency) => [
+              currency,
+              { stats: { field: `salary_annual.${currency}_mid` } },
+            ]),
+          ),
+        }),
+      },
+    },
+  });
+  return cells.map(([identity, key]) => {
+    const bucket = response.aggregations.cells.buckets[identity];
+    const roles = bucket?.doc_count ?? 0;
+    if (roles === 0) return deleteItem(cellId(identity));
+    const withSalary =
+      VIEWS.find((view) => view.name === key.view)?.dims.includes('salary') && bucket?.gbp?.count;
+    const salary = withSalary
+      ? Object.fromEntries(
+          ['gbp', 'eur', 'usd'].map((currency) => {
+            const stats = bucket?.[currency] as { count: number; sum: number; min: number; max: number };
+            return [currency, { count: stats.count, sum: stats.sum, min: stats.min, max: stats.max }];
+          }),
+        )
+      : undefined;
+    return cellItem(cellId(identity), { key, roles, ...(salary && { salary }) });
+  });
+}
+
+/** The company documents of `rankKeys`, counted from a scan of their open roles; none left is a delete. */
+async function recountCompanies(
+  run: RollupRun,
+  leads: string,
+  rankKeys: readonly string[],
+): Promise<BulkItem[]> {
+  const counts = new RollupCounts(run.today);
+  const query = { bool: { filter: [OPEN, { terms: { 'company.rank_key': [...rankKeys] } }] } };
+  for await (const page of scanDocuments<RollupLead>(run.client, leads, query, ROLLUP_LEAD_FIELDS)) {
+    for (const hit of page) {
+      const facets = companyFacetsOf(hit.source);
+      if (facets) counts.companies.add(facets.company, facets.facets);
+    }
+  }
+  const items = [...counts.companies.documents()];
+  const written = new Set(items.map((item) => item.id));
+  for (const rankKey of rankKeys) {
+    const id = companyDocId(rankKey);
+    if (!written.has(id)) items.push(deleteItem(id));
+  }
+  return items;
+}

@@ -1,0 +1,41 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+
+/**
+ * The roll-up index's state, kept in its mapping's `_meta`: which leads index it counts, and
+ * whether it is complete for it (`ready`) or being brought up to date (`updating`, also left behind
+ * by an ingest that stopped half-way). Readers use the roll-ups only when they are `ready` for the
+ * index the leads alias names (src/stores/search-index.ts); so a new leads index published
+ * before its roll-ups, an upsert under way or a crashed one all fall back to counting the roles.
+ */
+export interface RollupMeta {
+  leads_index?: string;
+  state?: 'ready' | 'updating';
+}
+
+export function isRollupOf(meta: RollupMeta | undefined, leadsIndex: string): boolean {
+  return meta?.state === 'ready' && meta.leads_index === leadsIndex;
+}
+
+export async function readRollupMeta(client: Client, rollupIndex: string): Promise<RollupMeta | undefined> {
+  const mappings = await client.indices.getMapping({ index: rollupIndex });
+  return Object.values(mappings)[0]?.mappings?._meta as RollupMeta | undefined;
+}
+
+export async function writeRollupMeta(client: Client, rollupIndex: string, meta: RollupMeta): Promise<void> {
+  await client.indices.putMapping({ index: rollupIndex, _meta: meta as Record<string, unknown> });
+}
+
+/** The open roles `leadsIndex` holds. */
+export async function countOpenRoles(client: Client, leadsIndex: string): Promise<number> {
+  const { count } = await client.count({ index: leadsIndex, query: { term: { is_open: true } } });
+  return count;
+}
+
+/** One aggregation request on the leads: the counts of a batch of cells (src/ingest/rollups.ts). */
+export async function aggregateLeads<Response>(
+  client: Client,
+  leadsIndex: string,
+  body: Omit<estypes.SearchRequest, 'index'>,
+): Promise<Response> {
+  return (await client.search({ index: leadsIndex, ...body })) as unknown as Response;
+}
