@@ -100,6 +100,11 @@ export async function ensureIndices(
   return aliases;
 }
 
+function currentFeedVersions(prefix: string): Partial<Record<IndexKind, string>> {
+  const versioned = indexNamesForVersion(prefix);
+  return Object.fromEntries(INDEX_KINDS.map((kind) => [kind, versioned[kind]]));
+}
+
 /**
  * Creates the current versions' indices of `kinds` empty, ready for a bulk load, replacing any
  * index of the same version. Aliases are not touched: call `publishIndices` once loaded.
@@ -119,13 +124,14 @@ export async function createFreshIndices(
 
 /**
  * Moves aliases to new indices in one atomic call, then drops every other version and generation
- * of those kinds: by default every alias to its current version, or only the kinds given in
- * `targets` (a snapshot's new generations, src/stores/feed-indices.ts).
+ * of those kinds: by default the feed's aliases to the current versions `createFreshIndices`
+ * made, or only the kinds given in `targets` (a snapshot's new generations,
+ * src/stores/feed-indices.ts; new roll-ups, src/ingest/rollups.ts).
  */
 export async function publishIndices(
   client: Client,
   prefix: string,
-  targets: Partial<Record<IndexKind, string>> = indexNamesForVersion(prefix),
+  targets: Partial<Record<IndexKind, string>> = currentFeedVersions(prefix),
 ): Promise<void> {
   const aliases = indexNames(prefix);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
