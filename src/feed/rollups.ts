@@ -167,7 +167,7 @@ export interface SalaryFigures {
 }
 
 /** The fields of a cell, as stored: the leads' field names for the dimensions it keeps. */
-interface CellDoc {
+export interface CellDoc {
   view: RollupViewName;
   is_open: true;
   /** The roles it stands for; `_doc_count` holds the same number for the bucket aggregations. */

@@ -1,5 +1,8 @@
 import {
+  ALL_ROLES_FACET,
+  type CellDoc,
   type CellKey,
+  type CompanyRollupDoc,
   cellFilter,
   cellId,
   companyDocId,
@@ -11,7 +14,6 @@ import {
   type RollupCompany,
   type RollupLead,
   type SalaryFigures,
-  VIEWS,
 } from '../feed/rollups.js';
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
@@ -40,10 +42,12 @@ import { ensureIndices, publishIndices } from '../stores/search-indices.js';
  *   memory, and writes them into a new roll-up index once the leads are published. If the roles
  *   counted differ from the open roles the new index holds (a record repeated in the input, written
  *   twice), the roll-ups are counted again by scanning the index.
- * - An upsert marks the roll-ups `updating` (readers then count the roles themselves), notes the
- *   companies and cells of every version of a role it replaces or writes, and counts those again
- *   from the leads index at the end; roll-ups that were not ready for the live leads index (none
- *   yet, or an upsert that stopped half-way) are rebuilt whole by a scan instead.
+ * - An upsert marks the roll-ups `updating` (readers then count the roles themselves), counts
+ *   each role version it replaces out of its cells and companies and each version it writes in,
+ *   and applies those changes to the stored counts at the end; a cell whose least or greatest
+ *   salary left is counted again from the roles. Roll-ups that were not ready for the live leads
+ *   index (none yet, or an upsert that stopped half-way), or changes that cannot be known exactly
+ *   (a write whose outcome is unknown, a role written twice at once), are rebuilt whole by a scan.
  */
 
 export interface LeadWrites {
@@ -56,13 +60,13 @@ export interface LeadWrites {
 export interface RollupReport {
   documents: number;
   seconds: number;
-  /** How they were made: counted while loading, counted again for what an upsert touched, or by a scan of the index. */
-  how: 'loaded' | 'touched' | 'scanned';
+  /** How they were made: counted while loading, an upsert's changes applied, or by a scan of the index. */
+  how: 'loaded' | 'changed' | 'scanned';
 }
 
 const HOW: Record<RollupReport['how'], string> = {
   loaded: 'counted while loading',
-  touched: 'what the upsert touched counted again',
+  changed: "the upsert's changes applied",
   scanned: 'counted by a scan of the leads index',
 };
 
@@ -106,28 +110,43 @@ export async function withRollups<Report extends { published: boolean; seconds: 
   const meta = await readRollupMeta(run.client, rollups);
   const wasReady = meta?.state === 'ready' && meta.leads_index === leads;
   await writeRollupMeta(run.client, rollups, { leads_index: leads, state: 'updating' });
-  const touched = new Touched();
+  const changes = new RollupChanges();
+  /** The stored versions of the roles being written, by id, until their write is done. */
+  const replaced = new Map<string, RollupLead>();
   let report: Report | undefined;
   try {
     report = await load({
       beforeLeads: async (index, items) => {
-        const before = await lookUpDocuments<RollupLead>(
+        for (const item of items) {
+          // Another batch writing the same role now: which version this one replaces is unknown.
+          if (replaced.has(item.id)) changes.unsure = true;
+        }
+        const stored = await lookUpDocuments<RollupLead>(
           run.client,
           index,
           items.map((item) => item.id),
           ROLLUP_LEAD_FIELDS,
         );
-        for (const lead of before.values()) touched.add(lead);
+        for (const item of items) replaced.set(item.id, stored.get(item.id) ?? NOT_STORED);
       },
       leadsWritten: (items, failed) => {
-        for (const item of items) if (!failed.has(item.id)) touched.add(item.doc as RollupLead);
+        // A refused write may still have landed (a request that timed out): not known exactly.
+        if (failed.size > 0) changes.unsure = true;
+        for (const item of items) {
+          const before = replaced.get(item.id);
+          replaced.delete(item.id);
+          if (failed.has(item.id)) continue;
+          if (before !== undefined && before !== NOT_STORED) changes.count(before, -1);
+          changes.count(item.doc as RollupLead, 1);
+        }
       },
     });
   } finally {
-    // Whatever the run wrote, even when it stopped early, is counted again.
-    const updated = wasReady
-      ? await recountTouched(run, leads, rollups, touched)
-      : await rebuildByScan(run, leads);
+    // Whatever the run wrote, even when it stopped early, is counted.
+    const updated =
+      wasReady && !changes.unsure
+        ? await applyChanges(run, leads, rollups, changes)
+        : await rebuildByScan(run, leads);
     if (report) report = withReport(report, updated);
   }
   return report as Report & { rollups?: RollupReport };
@@ -419,32 +438,78 @@ async function rebuildByScan(run: RollupRun, leads: string): Promise<RollupRepor
 
 const OPEN = { term: { is_open: true } };
 
-// --- Counting again what an upsert touched ------------------------------------------------------
+// --- Applying an upsert's changes -------------------------------------------------------------
 
-/** The companies and cells of the role versions an upsert replaced or wrote. */
-class Touched {
-  readonly companies = new Set<string>();
-  readonly cells = new Map<string, CellKey>();
+/** A role the leads index did not hold before it was written. */
+const NOT_STORED = {} as RollupLead;
 
-  add(lead: RollupLead): void {
+/** The roles an upsert took out of a cell and put in: their number and their salaries. */
+interface CellChange {
+  key: CellKey;
+  roles: number;
+  added?: Record<string, SalaryFigures>;
+  removed?: Record<string, SalaryFigures>;
+}
+
+interface CompanyChange {
+  company: RollupCompany;
+  /** The company's facts come from a version written, when one was, else from the stored roll-up. */
+  written: boolean;
+  facets: Map<string, number>;
+}
+
+/** What an upsert changed: roles out of and into each cell and each company's facets. */
+class RollupChanges {
+  readonly cells = new Map<string, CellChange>();
+  readonly companies = new Map<string, CompanyChange>();
+  /** Set when a change cannot be known exactly: the roll-ups are then rebuilt by a scan. */
+  unsure = false;
+
+  /**
+   * Counts a stored version out (-1) or a written one in (+1). A role counts while it is open in
+   * the index: the run closes expired roles by writes of their own, counted here too.
+   */
+  count(lead: RollupLead, sign: 1 | -1): void {
     if (!lead.is_open) return;
-    forEachCell(lead, (identity, key) => {
-      if (!this.cells.has(identity)) this.cells.set(identity, key());
+    forEachCell(lead, (identity, key, view) => {
+      let change = this.cells.get(identity);
+      if (change === undefined) {
+        change = { key: key(), roles: 0 };
+        this.cells.set(identity, change);
+      }
+      change.roles += sign;
+      if (view.dims.includes('salary') && lead.salary_annual) {
+        const salary = lead.salary_annual;
+        const side = sign > 0 ? 'added' : 'removed';
+        change[side] ??= {};
+        const figures = change[side];
+        addSalary(figures, 'gbp', salary.gbp_mid);
+        addSalary(figures, 'eur', salary.eur_mid);
+        addSalary(figures, 'usd', salary.usd_mid);
+      }
     });
     const facets = companyFacetsOf(lead);
-    if (facets) this.companies.add(facets.company.rank_key);
+    if (!facets) return;
+    let change = this.companies.get(facets.company.rank_key);
+    if (change === undefined) {
+      change = { company: facets.company, written: sign > 0, facets: new Map() };
+      this.companies.set(facets.company.rank_key, change);
+    } else if (sign > 0) {
+      change.company = facets.company;
+      change.written = true;
+    }
+    for (const facet of facets.facets) change.facets.set(facet, (change.facets.get(facet) ?? 0) + sign);
   }
 }
 
-/** Counts the touched companies and cells again from `leads`, and writes them in place. */
-async function recountTouched(
+/** Applies `changes` to the stored roll-ups of `leads`, in place, and marks them ready again. */
+async function applyChanges(
   run: RollupRun,
   leads: string,
   rollups: string,
-  touched: Touched,
+  changes: RollupChanges,
 ): Promise<RollupReport> {
   const startedAt = performance.now();
-  await refreshIndex(run.client, leads);
   let documents = 0;
   const write = async (items: BulkItem[]) => {
     if (items.length === 0) return;
@@ -452,22 +517,86 @@ async function recountTouched(
     if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
     documents += items.length;
   };
-  for (const chunk of chunks([...touched.cells], CELLS_PER_REQUEST)) {
-    await write(await recountCells(run, leads, chunk));
+  const recount: Array<[string, CellKey]> = [];
+  for (const chunk of chunks([...changes.cells], READ_BATCH)) {
+    const { items, unknown } = await changedCells(run, rollups, chunk);
+    await write(items);
+    recount.push(...unknown);
   }
-  for (const chunk of chunks([...touched.companies], COMPANIES_PER_SCAN)) {
-    await write(await recountCompanies(run, leads, chunk));
+  if (recount.length > 0) {
+    await refreshIndex(run.client, leads);
+    for (const chunk of chunks(recount, CELLS_PER_REQUEST))
+      await write(await recountCells(run, leads, chunk));
+  }
+  for (const chunk of chunks([...changes.companies.values()], READ_BATCH)) {
+    await write(await changedCompanies(run, rollups, chunk));
   }
   await refreshIndex(run.client, rollups);
   await writeRollupMeta(run.client, rollups, { leads_index: leads, state: 'ready' });
-  return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'touched' };
+  return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'changed' };
 }
 
-const CELLS_PER_REQUEST = 500;
-const COMPANIES_PER_SCAN = 1000;
+const READ_BATCH = 2000;
+const CELLS_PER_REQUEST = 200;
 
 function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+/**
+ * The stored cells with their changes applied, and the cells whose salary figures cannot be: a
+ * role taken out held their least or greatest salary, which only the roles can tell again.
+ */
+async function changedCells(
+  run: RollupRun,
+  rollups: string,
+  cells: ReadonlyArray<[string, CellChange]>,
+): Promise<{ items: BulkItem[]; unknown: Array<[string, CellKey]> }> {
+  const stored = await lookUpDocuments<CellDoc>(
+    run.client,
+    rollups,
+    cells.map(([identity]) => cellId(identity)),
+    ['roles', 'salary_stats'],
+  );
+  const items: BulkItem[] = [];
+  const unknown: Array<[string, CellKey]> = [];
+  for (const [identity, change] of cells) {
+    if (change.roles === 0 && !change.added && !change.removed) continue;
+    const before = stored.get(cellId(identity));
+    const roles = (before?.roles ?? 0) + change.roles;
+    if (roles <= 0) {
+      if (before) items.push(deleteItem(cellId(identity)));
+      continue;
+    }
+    const salary = changedSalaries(before?.salary_stats, change);
+    if (salary === undefined) unknown.push([identity, change.key]);
+    else
+      items.push(cellItem(cellId(identity), { key: change.key, roles, ...(salary !== null && { salary }) }));
+  }
+  return { items, unknown };
+}
+
+/** A cell's salary figures with the change applied; null for none left, undefined when unknown. */
+function changedSalaries(
+  stored: Partial<Record<string, SalaryFigures>> | undefined,
+  change: CellChange,
+): Record<string, SalaryFigures> | null | undefined {
+  const result: Record<string, SalaryFigures> = {};
+  for (const currency of ['gbp', 'eur', 'usd']) {
+    const before = stored?.[currency];
+    const added = change.added?.[currency];
+    const removed = change.removed?.[currency];
+    if (removed && (!before || removed.min <= before.min || removed.max >= before.max)) return undefined;
+    const count = (before?.count ?? 0) + (added?.count ?? 0) - (removed?.count ?? 0);
+    if (count <= 0) continue;
+    result[currency] = {
+      count,
+      sum: (before?.sum ?? 0) + (added?.sum ?? 0) - (removed?.sum ?? 0),
+      min: Math.min(before?.min ?? Number.POSITIVE_INFINITY, added?.min ?? Number.POSITIVE_INFINITY),
+      max: Math.max(before?.max ?? Number.NEGATIVE_INFINITY, added?.max ?? Number.NEGATIVE_INFINITY),
+    };
+  }
+  return Object.keys(result).length > 0 ? result : null;
 }
 
 interface CellBuckets {
@@ -489,23 +618,18 @@ async function recountCells(
   leads: string,
   cells: ReadonlyArray<[string, CellKey]>,
 ): Promise<BulkItem[]> {
-  const salaryCells = cells.some(([, key]) =>
-    VIEWS.find((view) => view.name === key.view)?.dims.includes('salary'),
-  );
   const response = await aggregateLeads<CellBuckets>(run.client, leads, {
     size: 0,
     track_total_hits: false,
     aggs: {
       cells: {
         filters: { filters: Object.fromEntries(cells.map(([identity, key]) => [identity, cellFilter(key)])) },
-        ...(salaryCells && {
-          aggs: Object.fromEntries(
-            ['gbp', 'eur', 'usd'].map((currency) => [
-              currency,
-              { stats: { field: `salary_annual.${currency}_mid` } },
-            ]),
-          ),
-        }),
+        aggs: Object.fromEntries(
+          ['gbp', 'eur', 'usd'].map((currency) => [
+            currency,
+            { stats: { field: `salary_annual.${currency}_mid` } },
+          ]),
+        ),
       },
     },
   });
@@ -513,9 +637,7 @@ async function recountCells(
     const bucket = response.aggregations.cells.buckets[identity];
     const roles = bucket?.doc_count ?? 0;
     if (roles === 0) return deleteItem(cellId(identity));
-    const withSalary =
-      VIEWS.find((view) => view.name === key.view)?.dims.includes('salary') && bucket?.gbp?.count;
-    const salary = withSalary
+    const salary = bucket?.gbp?.count
       ? Object.fromEntries(
           ['gbp', 'eur', 'usd'].map((currency) => {
             const stats = bucket?.[currency] as { count: number; sum: number; min: number; max: number };
@@ -527,25 +649,34 @@ async function recountCells(
   });
 }
 
-/** The company documents of `rankKeys`, counted from a scan of their open roles; none left is a delete. */
-async function recountCompanies(
+/** The stored company roll-ups with their changes applied; a company left with no role is a delete. */
+async function changedCompanies(
   run: RollupRun,
-  leads: string,
-  rankKeys: readonly string[],
+  rollups: string,
+  changes: readonly CompanyChange[],
 ): Promise<BulkItem[]> {
-  const counts = new RollupCounts(run.today);
-  const query = { bool: { filter: [OPEN, { terms: { 'company.rank_key': [...rankKeys] } }] } };
-  for await (const page of scanDocuments<RollupLead>(run.client, leads, query, ROLLUP_LEAD_FIELDS)) {
-    for (const hit of page) {
-      const facets = companyFacetsOf(hit.source);
-      if (facets) counts.companies.add(facets.company, facets.facets);
+  const stored = await lookUpDocuments<CompanyRollupDoc>(
+    run.client,
+    rollups,
+    changes.map((change) => companyDocId(change.company.rank_key)),
+    ['company', 'counts'],
+  );
+  const items: BulkItem[] = [];
+  for (const change of changes) {
+    const id = companyDocId(change.company.rank_key);
+    const before = stored.get(id);
+    const counts = new Map(Object.entries(before?.counts ?? {}));
+    for (const [facet, delta] of change.facets) {
+      const count = (counts.get(facet) ?? 0) + delta;
+      if (count > 0) counts.set(facet, count);
+      else counts.delete(facet);
     }
-  }
-  const items = [...counts.companies.documents()];
-  const written = new Set(items.map((item) => item.id));
-  for (const rankKey of rankKeys) {
-    const id = companyDocId(rankKey);
-    if (!written.has(id)) items.push(deleteItem(id));
+    if ((counts.get(ALL_ROLES_FACET) ?? 0) <= 0) {
+      if (before) items.push(deleteItem(id));
+      continue;
+    }
+    const company = change.written || !before ? change.company : before.company;
+    items.push(indexItem(id, JSON.stringify(companyRollupDoc(company, counts))));
   }
   return items;
 }

@@ -254,7 +254,14 @@ export async function prepareForBulk(client: Client, index: string): Promise<voi
   });
 }
 
-/** The definition's refresh interval and durable writes back, and one refresh so the documents are searchable. */
+/** How long merging a loaded index into one segment may take: minutes at ten million leads. */
+const FORCE_MERGE_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * The definition's refresh interval and durable writes back, one refresh so the documents are
+ * searchable, and the index merged into one segment before it is published: a bulk load leaves
+ * tens of segments, and each search visits every one (docs/performance.md, "Segments after a load").
+ */
 export async function finishBulk(client: Client, index: string, kind: IndexKind): Promise<void> {
   const refreshInterval = indexDefinition(kind).settings.refresh_interval ?? '1s';
   await client.indices.putSettings({
@@ -262,6 +269,10 @@ export async function finishBulk(client: Client, index: string, kind: IndexKind)
     settings: { index: { refresh_interval: refreshInterval, translog: { durability: 'request' } } },
   });
   await client.indices.refresh({ index });
+  await client.indices.forcemerge(
+    { index, max_num_segments: 1, wait_for_completion: true },
+    { requestTimeout: FORCE_MERGE_TIMEOUT_MS },
+  );
 }
 
 export async function refreshIndex(client: Client, index: string): Promise<void> {

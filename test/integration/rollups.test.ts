@@ -375,10 +375,16 @@ describe('the roll-ups follow every load', () => {
     await expectRollupsOfLiveLeads(indices);
   });
 
-  it('an upsert counts again every company and cell it touched', async () => {
+  it('an upsert applies its changes: roles closed, moved, repriced, expired and added', async () => {
     const report = await load(changes(1), 'upsert');
     expect(report.kinds[0]?.updated).toBeGreaterThan(100);
-    expect(report.rollups?.how).toBe('touched');
+    expect(report.rollups?.how).toBe('changed');
+    await expectRollupsOfLiveLeads(indices);
+  });
+
+  it('a second upsert over the same roles applies its changes to the first one', async () => {
+    const report = await load(changes(3), 'upsert', 50);
+    expect(report.rollups?.how).toBe('changed');
     await expectRollupsOfLiveLeads(indices);
   });
 
