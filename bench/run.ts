@@ -298,8 +298,9 @@ async function main(): Promise<void> {
       mongodbUri: settings.MONGODB_URI,
     });
     const now = new Date();
-    // Whether the servers' company rankings and insights read the roll-ups; the direct calls do as they do.
-    const rollups = await searchIndex.rollupsReady();
+    // Whether the servers' company rankings and insights read the roll-ups (ROLLUPS, and ready for
+    // the live leads index); the direct calls do as they do.
+    const rollups = settings.ROLLUPS === 'on' && (await searchIndex.rollupsReady());
     // Untimed calls on both paths first: a server that has been up for a while has had its code
     // optimised by V8 and the JVMs, and its caches filled, and that is the server worth measuring.
     // Every server process gets at least a pass of the mix.
