@@ -7,7 +7,7 @@ import { buildCompanyRanking } from '../../src/search/company-query.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import type { SearchBody } from '../../src/search/es.js';
 import { totalHits } from '../../src/search/es.js';
-import { type FallbackSearch, searchWithFallback } from '../../src/search/fallback.js';
+import { type FallbackSearch, mapFallback, searchWithFallback } from '../../src/search/fallback.js';
 import { buildInsightsQuery } from '../../src/search/insights-query.js';
 import { buildLeadSearch } from '../../src/search/lead-query.js';
 
@@ -149,15 +149,7 @@ function asLeadsSearch<Body>(
   search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
   leadsBody: (body: Body) => SearchBody,
 ): Reading['search'] {
-  const { fallback } = search;
-  return {
-    body: leadsBody(search.body),
-    fallback: fallback && {
-      body: leadsBody(fallback.body),
-      readings: fallback.readings,
-      rebuild: (replaced) => leadsBody(fallback.rebuild(replaced)),
-    },
-  };
+  return { body: leadsBody(search.body), fallback: mapFallback(search.fallback, leadsBody) };
 }
 
 function readingOf(query: Judged, now: Date): Reading {

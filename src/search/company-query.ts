@@ -3,7 +3,7 @@ import { ALL_ROLES_FACET, countsFrom, industryFacet, placeFacet, skillFacet } fr
 import { placeKey, resolvePlace } from '../reference/gazetteer.js';
 import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
-import { type FallbackSearch, fallbackSearch, type SecondResponse } from './fallback.js';
+import { type FallbackSearch, fallbackSearch, mapFallback, type SecondResponse } from './fallback.js';
 import { addClause, addReading, buildLeadFilter, type FilterClauses } from './lead-query.js';
 import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 
@@ -73,11 +73,7 @@ export function buildCompanyRanking(
     body,
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallback && {
-      body: onLeadsBody(fallback.body),
-      readings: fallback.readings,
-      rebuild: (replaced) => onLeadsBody(fallback.rebuild(replaced)),
-    },
+    fallback: mapFallback(fallback, onLeadsBody),
   };
 }
 

@@ -24,6 +24,20 @@ export interface FallbackSearch<Body = SearchBody> {
   rebuild: (clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>) => Body;
 }
 
+/** The same second reading with each request body it sends turned by `map` (a tool's own request shape). */
+export function mapFallback<From, To>(
+  fallback: FallbackSearch<From> | undefined,
+  map: (body: From) => To,
+): FallbackSearch<To> | undefined {
+  return (
+    fallback && {
+      body: map(fallback.body),
+      readings: fallback.readings,
+      rebuild: (replaced) => map(fallback.rebuild(replaced)),
+    }
+  );
+}
+
 /** The aggregation counting each choice of the second reading. */
 const CHOICES = 'second_readings';
 

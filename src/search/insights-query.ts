@@ -4,7 +4,7 @@ import type { InsightBreakdownBy, InsightGroupBy } from '../domain/enums.js';
 import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import { countryName } from './dto.js';
 import { type Query, type SearchBody, totalHits } from './es.js';
-import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { type FallbackSearch, fallbackSearch, mapFallback } from './fallback.js';
 import {
   insightsViews,
   leadsShapedInsights,
@@ -112,11 +112,7 @@ export function buildInsightsQuery(
       : onLeads(clauses.filter),
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
-    fallback: fallback && {
-      body: onLeadsBody(fallback.body),
-      readings: fallback.readings,
-      rebuild: (replaced) => onLeadsBody(fallback.rebuild(replaced)),
-    },
+    fallback: mapFallback(fallback, onLeadsBody),
   };
 }
 
