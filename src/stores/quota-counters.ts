@@ -9,7 +9,6 @@ import {
   giveBackPartOfCharge,
   readUsed,
   settleJournalled,
-  subtract,
   subtractJournalled,
   takeBackCharge,
 } from './bounded-counter.js';
@@ -63,9 +62,10 @@ export class QuotaCountersStore {
     return databaseBackend(
       async () =>
         (await giveBackPartOfCharge(this.counters, counterId, chargeId, heldUnits, amount)) ??
-        // The entry was trimmed from the journal (CHARGE_JOURNAL_LENGTH later charges within one
-        // call): this give-back is still owed, once, and is made without it.
-        (await subtract(this.counters, counterId, amount)) ??
+        // No such entry: the call's refund took the charge back whole already (this command reached
+        // MongoDB late, after a hang), so giving back without the entry would refund twice. (An
+        // entry trimmed by CHARGE_JOURNAL_LENGTH later charges in the moment between a charge and
+        // its give-back would take a rate no plan allows.)
         readUsed(this.counters, counterId),
     );
   }

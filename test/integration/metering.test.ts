@@ -145,6 +145,20 @@ describe('quota counters under concurrency', () => {
     expect([landed.granted, await store.used('acc_late_first', 'lead_explores', NOW)]).toEqual([0, 0]);
   });
 
+  it('a give-back whose command reaches MongoDB only after its call refunded the charge gives nothing more', async () => {
+    const [store, other] = stores as [QuotaCounters, QuotaCounters];
+    await store.charge('acc_late_give_back', 'lead_explores', 4, 100, { partial: false, now: NOW });
+    const charge = await store.charge('acc_late_give_back', 'lead_explores', 10, 100, {
+      partial: false,
+      now: NOW,
+    });
+    // The call failed with its give-back of 3 unanswered: its refund reads the journal, takes back 10.
+    expect(await other.refundCharge(charge, null)).toBe(10);
+    // The give-back's command arrives now, as after a backend that hung.
+    expect(await store.giveBack(charge, 10, 3)).toBe(4);
+    expect(await store.used('acc_late_give_back', 'lead_explores', NOW)).toBe(4);
+  });
+
   it('keeps only the latest charges in the journal, however many are made', async () => {
     const [store] = stores as [QuotaCounters];
     const now = NOW;
