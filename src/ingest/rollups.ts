@@ -190,11 +190,8 @@ class RollupCounts {
       }
       cell.roles++;
       if (view.dims.includes('salary') && lead.salary_annual) {
-        const salary = lead.salary_annual;
         cell.salary ??= {};
-        addSalary(cell.salary, 'gbp', salary.gbp_mid);
-        addSalary(cell.salary, 'eur', salary.eur_mid);
-        addSalary(cell.salary, 'usd', salary.usd_mid);
+        addSalaries(cell.salary, lead.salary_annual);
       }
     });
     const facets = companyFacetsOf(lead);
@@ -229,6 +226,17 @@ class SharedParts {
     this.parts.set(identity, value);
     return value;
   }
+}
+
+/** The currencies a cell keeps salary figures in, each from the role's `<currency>_mid`. */
+const SALARY_CURRENCIES = ['gbp', 'eur', 'usd'] as const;
+
+/** Counts a role's salary midpoints into `figures`, in every currency. */
+function addSalaries(
+  figures: Record<string, SalaryFigures>,
+  salary: NonNullable<RollupLead['salary_annual']>,
+): void {
+  for (const currency of SALARY_CURRENCIES) addSalary(figures, currency, salary[`${currency}_mid`]);
 }
 
 function addSalary(figures: Record<string, SalaryFigures>, currency: string, amount: number): void {
@@ -479,13 +487,9 @@ class RollupChanges {
       }
       change.roles += sign;
       if (view.dims.includes('salary') && lead.salary_annual) {
-        const salary = lead.salary_annual;
         const side = sign > 0 ? 'added' : 'removed';
         change[side] ??= {};
-        const figures = change[side];
-        addSalary(figures, 'gbp', salary.gbp_mid);
-        addSalary(figures, 'eur', salary.eur_mid);
-        addSalary(figures, 'usd', salary.usd_mid);
+        addSalaries(change[side], lead.salary_annual);
       }
     });
     const facets = companyFacetsOf(lead);
@@ -582,7 +586,7 @@ function changedSalaries(
   change: CellChange,
 ): Record<string, SalaryFigures> | null | undefined {
   const result: Record<string, SalaryFigures> = {};
-  for (const currency of ['gbp', 'eur', 'usd']) {
+  for (const currency of SALARY_CURRENCIES) {
     const before = stored?.[currency];
     const added = change.added?.[currency];
     const removed = change.removed?.[currency];
@@ -646,7 +650,7 @@ async function recountCells(
       cells: {
         filters: { filters },
         aggs: Object.fromEntries(
-          ['gbp', 'eur', 'usd'].map((currency) => [
+          SALARY_CURRENCIES.map((currency) => [
             currency,
             { stats: { field: `salary_annual.${currency}_mid` } },
           ]),
@@ -660,7 +664,7 @@ async function recountCells(
     if (roles === 0) return deleteItem(cellId(identity));
     const salary = bucket?.gbp?.count
       ? Object.fromEntries(
-          ['gbp', 'eur', 'usd'].map((currency) => {
+          SALARY_CURRENCIES.map((currency) => {
             const stats = bucket?.[currency] as { count: number; sum: number; min: number; max: number };
             return [currency, { count: stats.count, sum: stats.sum, min: stats.min, max: stats.max }];
           }),
