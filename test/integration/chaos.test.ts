@@ -261,10 +261,45 @@ describe('chaos: two processes under load through backend hangs and restarts', {
     for (const account of ['growth', 'scale'] as const) {
       await until(async () => (await leadExploresCharged(account, days)) === served(samples, account), {
         timeoutMs: 20_000,
-        what: `${account}'s lead explores to equal the ${served(samples, account)} leads served (charged ${await leadExploresCharged(account, days)})`,
+        what: `${account}'s lead explores to equal the ${served(samples, account)} leads served`,
+      }).catch(async (error: Error) => {
+        throw new Error(`${error.message}\n${await chargeReport(account, days, samples)}`);
       });
     }
   });
+
+  /** What a failed charge check needs to be understood: the counter's journal and the servers' warnings. */
+  async function chargeReport(account: AccountName, days: Date[], samples: Sample[]): Promise<string> {
+    const ids = days.map(
+      (day) =>
+        direct.services.quotaCounters.newCharge(keys[account].accountId, 'lead_explores', null, day)
+          .counterId,
+    );
+    const counters = await direct.services.mongo.db
+      .collection<CounterDoc>('quota_counters')
+      .find({ _id: { $in: [...new Set(ids)] } })
+      .toArray();
+    const journal = counters.map((counter) => {
+      const charges = (counter.charges ?? []).map(parseChargeEntry);
+      const held = new Map<number, number>();
+      for (const { units } of charges) held.set(units, (held.get(units) ?? 0) + 1);
+      return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${counter.cancelled?.length ?? 0} cancelled`;
+    });
+    const okCalls = samples.filter((sample) => sample.account === account && sample.outcome === 'ok').length;
+    const warnings = servers.flatMap((server, index) =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => /"level":"(warn|error)"/.test(line))
+        .slice(-30)
+        .map((line) => `process ${index}: ${line.slice(0, 400)}`),
+    );
+    return [
+      `charged ${await leadExploresCharged(account, days)}, served ${served(samples, account)} in ${okCalls} ok calls`,
+      ...journal,
+      ...warnings,
+    ].join('\n');
+  }
 
   async function hang(backend: 'elasticsearch' | 'mongo') {
     for (const proxy of proxies) proxy[backend].pause();

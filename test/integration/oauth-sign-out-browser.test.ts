@@ -124,7 +124,14 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
         .getByLabel(/password/i)
         .waitFor()
         .then(() => 'sign-in' as const),
-    ]);
+    ]).catch(async (error: Error) => {
+      // Neither within the browser's timeout: say what the tab shows instead.
+      const shown = await tab
+        .locator('body')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '(no page text)');
+      throw new Error(`${error.message}\nThe tab shows ${tab.url()} (HTTP ${response?.status()}):\n${shown}`);
+    });
     if (response !== null) expect(response.status()).toBeLessThan(500);
     if (outcome === 'code') expect(redirect?.searchParams.get('code')).toBeTruthy();
     return { outcome, tab };
