@@ -11,7 +11,7 @@ import {
   type SubscriptionStatus,
 } from '../plans.js';
 import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
-import { databaseBackend, isDuplicateKey } from './mongo.js';
+import { type DatabaseCalls, databaseCalls, isDuplicateKey } from './mongo.js';
 
 export interface Account extends AccountPlanFields {
   _id: string;
@@ -49,13 +49,16 @@ export class AccountsStore {
   /** Accounts as `/mcp` reads them on every call: plan, status, limits (see `FreshCache`). */
   private readonly recent: FreshCache<Account>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db, freshness: Freshness = NOT_CACHED) {
+    this.backend = databaseCalls(db);
     this.accounts = db.collection<Account>(COLLECTION);
     this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(() => this.accounts.createIndex({ email: 1 }, { unique: true }));
+    await this.backend(() => this.accounts.createIndex({ email: 1 }, { unique: true }));
   }
 
   async create(input: {
@@ -79,7 +82,7 @@ export class AccountsStore {
       updated_at: input.now,
     };
     try {
-      await databaseBackend(() => this.accounts.insertOne(account));
+      await this.backend(() => this.accounts.insertOne(account));
     } catch (error) {
       if (isDuplicateKey(error)) {
         throw new InvalidArgument('email', `An account with the email ${account.email} already exists.`);
@@ -90,7 +93,7 @@ export class AccountsStore {
   }
 
   async findById(accountId: string): Promise<Account | null> {
-    return databaseBackend(() => this.accounts.findOne({ _id: accountId }));
+    return this.backend(() => this.accounts.findOne({ _id: accountId }));
   }
 
   /** `findById` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
@@ -99,7 +102,7 @@ export class AccountsStore {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    return databaseBackend(() => this.accounts.findOne({ email: email.trim().toLowerCase() }));
+    return this.backend(() => this.accounts.findOne({ email: email.trim().toLowerCase() }));
   }
 
   /** Applies an operator's changes; quota overrides are merged key by key. Returns `null` for an unknown account. */
@@ -108,7 +111,7 @@ export class AccountsStore {
     const overrideChanges = Object.fromEntries(
       Object.entries(quota_overrides ?? {}).map(([quota, limit]) => [`quota_overrides.${quota}`, limit]),
     );
-    const updated = await databaseBackend(() =>
+    const updated = await this.backend(() =>
       this.accounts.findOneAndUpdate(
         { _id: accountId },
         { $set: { ...plainChanges, ...overrideChanges, updated_at: now } },
@@ -126,7 +129,7 @@ export class AccountsStore {
     // set): a copy of any age that does not say false needs no write.
     const copy = this.recent.peek(accountId);
     if (copy !== undefined && copy.has_unlocks !== false) return;
-    const { modifiedCount } = await databaseBackend(() =>
+    const { modifiedCount } = await this.backend(() =>
       this.accounts.updateOne({ _id: accountId, has_unlocks: false }, { $set: { has_unlocks: true } }),
     );
     if (modifiedCount === 1) this.recent.forget(accountId);
@@ -141,7 +144,7 @@ export class AccountsStore {
    */
   async renewCreditsIfDue(account: Account, now: Date): Promise<Account> {
     if (account.credits_resets_at.getTime() > now.getTime()) return account;
-    const renewed = await databaseBackend(() =>
+    const renewed = await this.backend(() =>
       this.accounts.findOneAndUpdate(
         { _id: account._id, credits_resets_at: account.credits_resets_at },
         {
@@ -164,7 +167,7 @@ export class AccountsStore {
    * Returns the account after the charge, or `null` when it had no credit.
    */
   async takeCredit(accountId: string, claimId: string): Promise<Account | null> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.accounts.findOneAndUpdate(
         { _id: accountId, credits_remaining: { $gte: 1 } },
         { $inc: { credits_remaining: -1 }, $push: { credit_claims: claimId } },
@@ -175,7 +178,7 @@ export class AccountsStore {
 
   /** Gives back the credit taken under `claimId`, if it is still open: at most once, whoever calls. */
   async refundCredit(accountId: string, claimId: string): Promise<boolean> {
-    const result = await databaseBackend(() =>
+    const result = await this.backend(() =>
       this.accounts.updateOne(
         { _id: accountId, credit_claims: claimId },
         { $inc: { credits_remaining: 1 }, $pull: { credit_claims: claimId } },
@@ -186,7 +189,7 @@ export class AccountsStore {
 
   /** Closes `claimId` once its unlock is recorded: the credit is spent for good. */
   async settleCredit(accountId: string, claimId: string): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.accounts.updateOne({ _id: accountId }, { $pull: { credit_claims: claimId } }),
     );
   }

@@ -3,7 +3,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key-forma
 import { randomBase62 } from '../auth/random.js';
 import type { Scope } from '../auth/scopes.js';
 import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 
 /** The key itself is never stored: only its SHA-256 and a short prefix to recognise it by. */
 export interface ApiKeyRecord {
@@ -26,13 +26,16 @@ export class ApiKeysStore {
   /** Keys by hash, as `/mcp` checks them on every call (see `FreshCache`). */
   private readonly recent: FreshCache<ApiKeyRecord>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db, freshness: Freshness = NOT_CACHED) {
+    this.backend = databaseCalls(db);
     this.keys = db.collection<ApiKeyRecord>(COLLECTION);
     this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(async () => {
+    await this.backend(async () => {
       await this.keys.createIndex({ hash: 1 }, { unique: true });
       await this.keys.createIndex({ account_id: 1 });
     });
@@ -55,21 +58,19 @@ export class ApiKeysStore {
       last_used_at: null,
       revoked_at: null,
     };
-    await databaseBackend(() => this.keys.insertOne(record));
+    await this.backend(() => this.keys.insertOne(record));
     return { key, record };
   }
 
   /** The key's record as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
   async findByKeyRecent(key: string): Promise<ApiKeyRecord | null> {
     const hash = hashApiKey(key);
-    return this.recent.get(hash, () => databaseBackend(() => this.keys.findOne({ hash })));
+    return this.recent.get(hash, () => this.backend(() => this.keys.findOne({ hash })));
   }
 
   /** The account's keys, newest first, revoked ones included. */
   async listForAccount(accountId: string): Promise<ApiKeyRecord[]> {
-    return databaseBackend(() =>
-      this.keys.find({ account_id: accountId }).sort({ created_at: -1 }).toArray(),
-    );
+    return this.backend(() => this.keys.find({ account_id: accountId }).sort({ created_at: -1 }).toArray());
   }
 
   /**
@@ -78,7 +79,7 @@ export class ApiKeysStore {
    */
   async revoke(keyId: string, now: Date, accountId?: string): Promise<boolean> {
     const key = { _id: keyId, ...(accountId !== undefined && { account_id: accountId }) };
-    return databaseBackend(async () => {
+    return this.backend(async () => {
       const result = await this.keys.updateOne({ ...key, revoked_at: null }, { $set: { revoked_at: now } });
       // After the write, so that no read from before it is kept.
       this.recent.forgetWhere((_hash, record) => record._id === keyId);
@@ -94,7 +95,7 @@ export class ApiKeysStore {
 
   /** Conditional, so many processes seeing the same stale key write once. */
   async touchLastUsed(keyId: string, now: Date): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.keys.updateOne(
         {
           _id: keyId,

@@ -26,7 +26,7 @@ export async function connectMongo(
   const client = new MongoClient(settings.MONGODB_URI, {
     // Every stage of a command has its own bound: finding the server, waiting for a pooled
     // connection, opening one, and each read of its answer (a connection silent that long is closed
-    // by the driver and replaced). Stages add up, so `databaseBackend` also bounds the whole call.
+    // by the driver and replaced). Stages add up, so `databaseCalls` also bounds the whole call.
     serverSelectionTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     waitQueueTimeoutMS: settings.BACKEND_TIMEOUT_MS,
     connectTimeoutMS: settings.BACKEND_TIMEOUT_MS,
@@ -38,7 +38,7 @@ export async function connectMongo(
     // cost some CPU on every command, so only a process that serves its metrics asks for them.
     monitorCommands: settings.METRICS_PORT !== undefined,
   });
-  boundOperationsBy(settings.BACKEND_TIMEOUT_MS);
+  operationDeadlines.set(client, settings.BACKEND_TIMEOUT_MS);
   restartWhenDriverSticks(client, logger);
   await client.connect().catch(() => undefined);
   return { client, db: client.db(settings.MONGODB_DB) };
@@ -53,7 +53,7 @@ export function disconnectMongo(handle: MongoHandle): Promise<void> {
  * The driver (mongodb 7.9) can leave a command waiting for ever: a command written to a connection
  * that the server dropped a moment before waits for the socket to drain, and no timeout fires on a
  * destroyed socket. Seen whenever MongoDB drops every connection at once (a restart). On a pooled
- * connection, the connection stays checked out for the life of the process (`databaseBackend`
+ * connection, the connection stays checked out for the life of the process (`databaseCalls`
  * answers the caller, but the pool never gets it back); in the server's monitor, the server stays
  * unknown and every command fails until the process restarts. So: a heartbeat ends within its own
  * timeouts (an awaited one within heartbeatFrequencyMS, plus connectTimeoutMS to connect and to
@@ -188,33 +188,37 @@ export function isDuplicateKey(error: unknown): boolean {
 }
 
 /**
- * The longest any MongoDB call may take before it counts as an outage: BACKEND_TIMEOUT_MS (the
- * longest of the process's connections). The driver's own timeouts bound each stage of a command,
+ * The longest any MongoDB call of a client may take before it counts as an outage: the
+ * BACKEND_TIMEOUT_MS it was connected with. The driver's own timeouts bound each stage of a command,
  * but not their sum (finding the server, then a pooled connection, then the answer), and a command
  * written to a connection the server has just dropped has been seen to wait for ever; this deadline
  * answers the caller whatever the driver is doing. The driver's work goes on until its own timeouts
- * end it, closing a connection that stayed silent (docs/performance.md, "Connections").
+ * end it, closing a connection that stayed silent (docs/performance.md, "Connections"). Kept per
+ * client, so that processes holding clients of different timeouts (tests) bound each by its own.
  */
-let operationDeadlineMs = 0;
-
-function boundOperationsBy(backendTimeoutMs: number): void {
-  operationDeadlineMs = Math.max(operationDeadlineMs, backendTimeoutMs);
-}
+const operationDeadlines = new WeakMap<MongoClient, number>();
 
 /** Runs one MongoDB call, mapping an outage (or a call past the deadline) to `Unavailable`. */
-export async function databaseBackend<T>(call: () => Promise<T>): Promise<T> {
-  let deadline: NodeJS.Timeout | undefined;
-  const pastDeadline = new Promise<never>((_resolve, reject) => {
-    if (operationDeadlineMs > 0) {
-      deadline = setTimeout(() => reject(new Unavailable('database')), operationDeadlineMs);
+export type DatabaseCalls = <T>(call: () => Promise<T>) => Promise<T>;
+
+/**
+ * How a store runs its calls on `db`: within the deadline of the client `connectMongo` made (none
+ * for a client made elsewhere, whose own timeouts then apply).
+ */
+export function databaseCalls(db: Db): DatabaseCalls {
+  const deadlineMs = operationDeadlines.get(db.client) ?? 0;
+  return async (call) => {
+    let deadline: NodeJS.Timeout | undefined;
+    const pastDeadline = new Promise<never>((_resolve, reject) => {
+      if (deadlineMs > 0) deadline = setTimeout(() => reject(new Unavailable('database')), deadlineMs);
+    });
+    try {
+      return await Promise.race([call(), pastDeadline]);
+    } catch (error) {
+      if (isMongoOutage(error)) throw new Unavailable('database');
+      throw error;
+    } finally {
+      clearTimeout(deadline);
     }
-  });
-  try {
-    return await Promise.race([call(), pastDeadline]);
-  } catch (error) {
-    if (isMongoOutage(error)) throw new Unavailable('database');
-    throw error;
-  } finally {
-    clearTimeout(deadline);
-  }
+  };
 }

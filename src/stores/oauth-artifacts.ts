@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { AdapterPayload } from 'oidc-provider';
 import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 
 /**
  * How oidc-provider's models (clients, grants, codes, sessions, refresh tokens, interactions…)
@@ -68,10 +68,13 @@ export class OAuthArtifactsStore {
    */
   private readonly recentGrants: FreshCache<StoredArtifact>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(
     private readonly db: Db,
     freshness: Freshness = NOT_CACHED,
   ) {
+    this.backend = databaseCalls(db);
     this.recentGrants = new FreshCache(freshness);
   }
 
@@ -80,7 +83,7 @@ export class OAuthArtifactsStore {
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(async () => {
+    await this.backend(async () => {
       for (const model of USED_MODELS) {
         const collection = this.collection(model);
         await collection.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
@@ -104,38 +107,36 @@ export class OAuthArtifactsStore {
       document.account_id = payload.accountId;
       document.client_id = payload.clientId;
     }
-    await databaseBackend(() =>
-      this.collection(modelName).replaceOne({ _id: id }, document, { upsert: true }),
-    );
+    await this.backend(() => this.collection(modelName).replaceOne({ _id: id }, document, { upsert: true }));
   }
 
   /** The payload of the artifact matching `lookup`, unless it expired at `now` (the TTL monitor runs about once a minute). */
   async find(modelName: string, lookup: ArtifactLookup, now: Date): Promise<AdapterPayload | undefined> {
-    const found = await databaseBackend(() => this.collection(modelName).findOne(lookup));
+    const found = await this.backend(() => this.collection(modelName).findOne(lookup));
     if (found === null || (found.expires_at !== undefined && found.expires_at <= now)) return undefined;
     return found.payload;
   }
 
   /** Marks a one-time artifact (a code) as used, at `atSeconds` since the epoch. */
   async consume(modelName: string, id: string, atSeconds: number): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.collection(modelName).updateOne({ _id: id }, { $set: { 'payload.consumed': atSeconds } }),
     );
   }
 
   async destroy(modelName: string, id: string): Promise<void> {
-    await databaseBackend(() => this.collection(modelName).deleteOne({ _id: id }));
+    await this.backend(() => this.collection(modelName).deleteOne({ _id: id }));
     if (modelName === 'Grant') this.recentGrants.forget(id);
   }
 
   /** Removes the artifacts of one model issued under `grantId`. */
   async revokeByGrantId(modelName: string, grantId: string): Promise<void> {
-    await databaseBackend(() => this.collection(modelName).deleteMany({ grant_id: grantId }));
+    await this.backend(() => this.collection(modelName).deleteMany({ grant_id: grantId }));
   }
 
   /** The live grants of `userId`, at most GRANTS_LISTED_AT_MOST, oldest id first. */
   liveGrantsOf(userId: string, now: Date): Promise<StoredArtifact[]> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.collection('Grant')
         .find({ account_id: userId, expires_at: { $gt: now } })
         .sort({ _id: 1 })
@@ -146,7 +147,7 @@ export class OAuthArtifactsStore {
 
   /** The person's latest live grant to `clientId`, if any. */
   latestLiveGrant(userId: string, clientId: string, now: Date): Promise<StoredArtifact | null> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.collection('Grant').findOne(
         { account_id: userId, client_id: clientId, expires_at: { $gt: now } },
         { sort: { expires_at: -1 } },
@@ -156,7 +157,7 @@ export class OAuthArtifactsStore {
 
   /** The stored clients among `clientIds`. */
   clients(clientIds: string[]): Promise<StoredArtifact[]> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.collection('Client')
         .find({ _id: { $in: clientIds } })
         .toArray(),
@@ -166,7 +167,7 @@ export class OAuthArtifactsStore {
   /** A grant as the resource server checks it: a copy at most `freshness.maxAgeMs` old. */
   recentGrant(grantId: string): Promise<StoredArtifact | null> {
     return this.recentGrants.get(grantId, () =>
-      databaseBackend(() => this.collection('Grant').findOne({ _id: grantId })),
+      this.backend(() => this.collection('Grant').findOne({ _id: grantId })),
     );
   }
 
@@ -184,12 +185,12 @@ export class OAuthArtifactsStore {
    * exist or is someone else's.
    */
   async deleteGrant(grantId: string, userId: string): Promise<boolean> {
-    const removed = await databaseBackend(() =>
+    const removed = await this.backend(() =>
       this.collection('Grant').deleteOne({ _id: grantId, account_id: userId }),
     );
     if (removed.deletedCount !== 1) return false;
     this.recentGrants.forget(grantId);
-    await databaseBackend(() =>
+    await this.backend(() =>
       Promise.all(GRANTABLE_MODELS.map((model) => this.collection(model).deleteMany({ grant_id: grantId }))),
     );
     return true;
@@ -202,7 +203,7 @@ export class OAuthArtifactsStore {
    * already issued are refused by `/mcp` once it sees the grant gone, within IDENTITY_CACHE_MS.
    */
   async endEverySignIn(userId: string): Promise<{ sessions: number; grants: number }> {
-    const ended = await databaseBackend(async () => {
+    const ended = await this.backend(async () => {
       const sessions = await this.collection('Session').deleteMany({ 'payload.accountId': userId });
       // An interaction holds a finished sign-in until the browser comes back for its code.
       await this.collection('Interaction').deleteMany({
@@ -228,7 +229,7 @@ export class OAuthArtifactsStore {
 
   /** A client just registered: it is deleted at `at` unless someone approves it before. */
   async expireUnusedClient(clientId: string, at: Date): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.collection('Client').updateOne(
         { _id: clientId, expires_at: { $exists: false } },
         { $set: { expires_at: at } },
@@ -238,7 +239,7 @@ export class OAuthArtifactsStore {
 
   /** A person approved the client: it is kept at least until `at` (its grant's end and a week). */
   async keepClientUntil(clientId: string, at: Date): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.collection('Client').updateOne(
         { _id: clientId, $or: [{ expires_at: { $lt: at } }, { expires_at: { $exists: false } }] },
         { $set: { expires_at: at } },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { randomBase62 } from '../auth/random.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 
 /**
  * A signed-in browser on the account pages. The cookie holds a random id; only its SHA-256 is
@@ -28,12 +28,15 @@ function storedId(sessionId: string): string {
 export class PageSessionsStore {
   private readonly sessions: Collection<PageSession>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db) {
+    this.backend = databaseCalls(db);
     this.sessions = db.collection<PageSession>(COLLECTION);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(async () => {
+    await this.backend(async () => {
       await this.sessions.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
       await this.sessions.createIndex({ user_id: 1 });
     });
@@ -43,7 +46,7 @@ export class PageSessionsStore {
   async start(userId: string, now: Date): Promise<{ sessionId: string; expiresAt: Date }> {
     const sessionId = randomBase62(SESSION_ID_LENGTH);
     const expiresAt = new Date(now.getTime() + PAGE_SESSION_LIFETIME_MS);
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.sessions.insertOne({
         _id: storedId(sessionId),
         user_id: userId,
@@ -56,18 +59,18 @@ export class PageSessionsStore {
 
   /** The user id of a live session; expiry is checked here, not left to the TTL index's schedule. */
   async userOf(sessionId: string, now: Date): Promise<string | null> {
-    const session = await databaseBackend(() =>
+    const session = await this.backend(() =>
       this.sessions.findOne({ _id: storedId(sessionId), expires_at: { $gt: now } }),
     );
     return session?.user_id ?? null;
   }
 
   async end(sessionId: string): Promise<void> {
-    await databaseBackend(() => this.sessions.deleteOne({ _id: storedId(sessionId) }));
+    await this.backend(() => this.sessions.deleteOne({ _id: storedId(sessionId) }));
   }
 
   /** Signs the user out of every browser. */
   async endAllOf(userId: string): Promise<void> {
-    await databaseBackend(() => this.sessions.deleteMany({ user_id: userId }));
+    await this.backend(() => this.sessions.deleteMany({ user_id: userId }));
   }
 }

@@ -12,7 +12,7 @@ import {
   subtractJournalled,
   takeBackCharge,
 } from './bounded-counter.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 
 /**
  * The `quota_counters` collection: one document per counter, named by src/metering/quota-counters.ts
@@ -23,12 +23,15 @@ import { databaseBackend } from './mongo.js';
 export class QuotaCountersStore {
   private readonly counters: Collection<CounterDoc>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db) {
+    this.backend = databaseCalls(db);
     this.counters = db.collection<CounterDoc>('quota_counters');
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(() => this.counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
+    await this.backend(() => this.counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
   }
 
   /**
@@ -42,7 +45,7 @@ export class QuotaCountersStore {
     options: { partial: boolean; chargeId: string; fields: CounterFields },
   ): Promise<{ granted: number; used: number }> {
     const entry = { charge: options.chargeId };
-    return databaseBackend(async () => {
+    return this.backend(async () => {
       if (options.partial) {
         const { added, used } = await addUpTo(this.counters, counterId, want, limit, options.fields, entry);
         return { granted: added, used };
@@ -59,7 +62,7 @@ export class QuotaCountersStore {
    * write; the counter's `used` after.
    */
   giveBack(counterId: string, chargeId: string, heldUnits: number, amount: number): Promise<number> {
-    return databaseBackend(
+    return this.backend(
       async () =>
         (await giveBackPartOfCharge(this.counters, counterId, chargeId, heldUnits, amount)) ??
         // No such entry: the call's refund took the charge back whole already (this command reached
@@ -75,12 +78,12 @@ export class QuotaCountersStore {
    * its command, should it reach MongoDB later, no longer lands (`cancelCharge`).
    */
   async cancel(counterId: string, chargeId: string, fields: CounterFields): Promise<void> {
-    await databaseBackend(() => cancelCharge(this.counters, counterId, chargeId, fields));
+    await this.backend(() => cancelCharge(this.counters, counterId, chargeId, fields));
   }
 
   /** Takes back what the charge still holds, at most once (`takeBackCharge`); the units taken back. */
   takeBack(counterId: string, chargeId: string, heldUnits: number | null): Promise<number> {
-    return databaseBackend(() => takeBackCharge(this.counters, counterId, chargeId, heldUnits));
+    return this.backend(() => takeBackCharge(this.counters, counterId, chargeId, heldUnits));
   }
 
   /** Adds units counted in a process, at most once under `writeId`; the counter's `used` after. */
@@ -90,7 +93,7 @@ export class QuotaCountersStore {
     writeId: string,
     fields: CounterFields | undefined,
   ): Promise<number> {
-    return databaseBackend(() => addUnboundedOnce(this.counters, counterId, amount, writeId, fields));
+    return this.backend(() => addUnboundedOnce(this.counters, counterId, amount, writeId, fields));
   }
 
   /** Adds one unit under `ceiling`, recorded under `reservationId` until settled or cancelled. */
@@ -100,7 +103,7 @@ export class QuotaCountersStore {
     reservationId: string,
     fields: CounterFields,
   ): Promise<{ granted: number; used: number }> {
-    return databaseBackend(async () => {
+    return this.backend(async () => {
       const used = await addWithin(this.counters, counterId, 1, ceiling, fields, {
         reservation: reservationId,
       });
@@ -112,14 +115,14 @@ export class QuotaCountersStore {
 
   /** Gives back the unit reserved under `reservationId` if it is still open. True when it did. */
   cancelReservation(counterId: string, reservationId: string): Promise<boolean> {
-    return databaseBackend(() => subtractJournalled(this.counters, counterId, reservationId, 1));
+    return this.backend(() => subtractJournalled(this.counters, counterId, reservationId, 1));
   }
 
   async settleReservation(counterId: string, reservationId: string): Promise<void> {
-    await databaseBackend(() => settleJournalled(this.counters, counterId, reservationId));
+    await this.backend(() => settleJournalled(this.counters, counterId, reservationId));
   }
 
   used(counterId: string): Promise<number> {
-    return databaseBackend(() => readUsed(this.counters, counterId));
+    return this.backend(() => readUsed(this.counters, counterId));
   }
 }

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { minuteWindowStart, secondsToNextMinute } from '../domain/calendar.js';
 import { addUpTo, type CounterDoc, subtract } from './bounded-counter.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 import { RecentMap } from './recent-map.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -53,15 +53,18 @@ export class RateLimitsStore {
   private readonly leases = new RecentMap<string, Lease>(MAX_LEASES);
   private returning: NodeJS.Timeout | undefined;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(
     db: Db,
     private readonly clock: () => number = () => performance.now(),
   ) {
+    this.backend = databaseCalls(db);
     this.windows = db.collection<CounterDoc>(COLLECTION);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(() => this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
+    await this.backend(() => this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
   }
 
   /**
@@ -99,7 +102,7 @@ export class RateLimitsStore {
   }
 
   private async leaseMore(lease: Lease, key: string, windowStart: Date, limit: number): Promise<void> {
-    const { added } = await databaseBackend(() =>
+    const { added } = await this.backend(() =>
       addUpTo(this.windows, lease.windowId, leaseSize(limit), limit, {
         key,
         window_start: windowStart,
@@ -140,6 +143,6 @@ export class RateLimitsStore {
     const tokens = lease.tokens;
     if (tokens === 0) return;
     lease.tokens = 0;
-    databaseBackend(() => subtract(this.windows, lease.windowId, tokens)).catch(() => undefined);
+    this.backend(() => subtract(this.windows, lease.windowId, tokens)).catch(() => undefined);
   }
 }

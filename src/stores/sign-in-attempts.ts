@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { addWithin, type CounterDoc } from './bounded-counter.js';
-import { databaseBackend } from './mongo.js';
+import { type DatabaseCalls, databaseCalls } from './mongo.js';
 
 /** Failed sign-ins are counted in fixed windows of this length; a lockout ends with its window. */
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
@@ -20,12 +20,15 @@ const COLLECTION = 'sign_in_attempts';
 export class SignInAttemptsStore {
   private readonly counters: Collection<CounterDoc>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db) {
+    this.backend = databaseCalls(db);
     this.counters = db.collection<CounterDoc>(COLLECTION);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(() => this.counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
+    await this.backend(() => this.counters.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 }));
   }
 
   /** Counts one attempt for `email` from `address`, unless either has reached its limit this window. */
@@ -36,11 +39,11 @@ export class SignInAttemptsStore {
   ): Promise<AttemptDecision> {
     const window = windowOf(now);
     const fields = { expires_at: window.end };
-    const byAddress = await databaseBackend(() =>
+    const byAddress = await this.backend(() =>
       addWithin(this.counters, addressCounterId(attempt.address, window.start), 1, limits.perAddress, fields),
     );
     if (byAddress === null) return { admitted: false, retryAt: window.end };
-    const byEmail = await databaseBackend(() =>
+    const byEmail = await this.backend(() =>
       addWithin(this.counters, emailCounterId(attempt.email, window.start), 1, limits.perEmail, fields),
     );
     return byEmail === null ? { admitted: false, retryAt: window.end } : { admitted: true };
@@ -49,7 +52,7 @@ export class SignInAttemptsStore {
   /** After a successful sign-in: the email's failures are forgiven, and the attempt uncounted from its address. */
   async forgive(attempt: { email: string; address: string }, now: Date): Promise<void> {
     const window = windowOf(now);
-    await databaseBackend(async () => {
+    await this.backend(async () => {
       await this.counters.deleteOne({ _id: emailCounterId(attempt.email, window.start) });
       await this.counters.updateOne(
         { _id: addressCounterId(attempt.address, window.start), used: { $gt: 0 } },

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { Account, AccountsStore } from './accounts.js';
-import { databaseBackend, isDuplicateKey } from './mongo.js';
+import { type DatabaseCalls, databaseCalls, isDuplicateKey } from './mongo.js';
 
 /** How a lead came to be unlocked for an account. */
 type UnlockSource = 'mcp' | 'app';
@@ -34,16 +34,19 @@ export type PendingClaim = Pick<
 export class UnlocksStore {
   private readonly collection: Collection<UnlockDoc>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(
     db: Db,
     /** Told before an account's first unlock, so `unlockedAmong` can skip accounts that have none. */
     private readonly accounts: AccountsStore,
   ) {
+    this.backend = databaseCalls(db);
     this.collection = db.collection<UnlockDoc>('unlocks');
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.collection.createIndex({ account_id: 1, lead_id: 1 }, { unique: true, name: 'account_lead' }),
     );
   }
@@ -59,7 +62,7 @@ export class UnlocksStore {
   ): Promise<Set<string>> {
     if (leadIds.length === 0 || account.has_unlocks === false) return new Set();
     const accountId = account._id;
-    const found = await databaseBackend(() =>
+    const found = await this.backend(() =>
       this.collection
         .find(
           { account_id: accountId, lead_id: { $in: [...leadIds] }, state: 'done' },
@@ -71,14 +74,14 @@ export class UnlocksStore {
   }
 
   async find(accountId: string, leadId: string): Promise<UnlockDoc | null> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.collection.findOne({ account_id: accountId, lead_id: leadId }, { projection: { _id: 0 } }),
     );
   }
 
   /** The account's pending unlocks claimed before `claimedBefore`: left behind by calls that died. */
   async abandonedClaims(accountId: string, claimedBefore: Date): Promise<UnlockDoc[]> {
-    return databaseBackend(() =>
+    return this.backend(() =>
       this.collection
         .find(
           { account_id: accountId, state: 'pending', claimed_at: { $lt: claimedBefore } },
@@ -101,7 +104,7 @@ export class UnlocksStore {
   ): Promise<boolean> {
     await this.accounts.noteUnlocks(accountId);
     try {
-      await databaseBackend(() =>
+      await this.backend(() =>
         this.collection.insertOne({
           account_id: accountId,
           lead_id: leadId,
@@ -123,7 +126,7 @@ export class UnlocksStore {
 
   /** Records the unlock as paid, only while `claimId` still holds it. False when the claim was lost. */
   async completeClaim(accountId: string, leadId: string, claimId: string, now: Date): Promise<boolean> {
-    const result = await databaseBackend(() =>
+    const result = await this.backend(() =>
       this.collection.updateOne(
         { account_id: accountId, lead_id: leadId, state: 'pending', claim_id: claimId },
         {
@@ -136,7 +139,7 @@ export class UnlocksStore {
 
   /** Removes a pending unlock, only while `claim` still holds it (a failed charge, or an abandoned claim). */
   async releaseClaim(claim: PendingClaim): Promise<void> {
-    await databaseBackend(() =>
+    await this.backend(() =>
       this.collection.deleteOne({
         account_id: claim.account_id,
         lead_id: claim.lead_id,
@@ -154,7 +157,7 @@ export class UnlocksStore {
   async recordAppUnlock(accountId: string, leadId: string, now: Date): Promise<void> {
     await this.accounts.noteUnlocks(accountId);
     try {
-      await databaseBackend(() =>
+      await this.backend(() =>
         this.collection.updateOne(
           { account_id: accountId, lead_id: leadId, state: { $ne: 'done' } },
           {

@@ -3,7 +3,7 @@ import { hashPassword, passwordMatches } from '../auth/password.js';
 import { randomBase62 } from '../auth/random.js';
 import { InvalidArgument } from '../errors.js';
 import { FreshCache, type Freshness, NOT_CACHED } from './fresh-cache.js';
-import { databaseBackend, isDuplicateKey } from './mongo.js';
+import { type DatabaseCalls, databaseCalls, isDuplicateKey } from './mongo.js';
 
 export const USER_STATUSES = ['active', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -37,13 +37,16 @@ export class UsersStore {
   /** Users as `/mcp` reads them for every call with an access token (see `FreshCache`). */
   private readonly recent: FreshCache<User>;
 
+  private readonly backend: DatabaseCalls;
+
   constructor(db: Db, freshness: Freshness = NOT_CACHED) {
+    this.backend = databaseCalls(db);
     this.users = db.collection<User>(COLLECTION);
     this.recent = new FreshCache(freshness);
   }
 
   async ensureIndexes(): Promise<void> {
-    await databaseBackend(async () => {
+    await this.backend(async () => {
       await this.users.createIndex({ email: 1 }, { unique: true });
       await this.users.createIndex({ account_id: 1 });
     });
@@ -60,7 +63,7 @@ export class UsersStore {
       updated_at: input.now,
     };
     try {
-      await databaseBackend(() => this.users.insertOne(user));
+      await this.backend(() => this.users.insertOne(user));
     } catch (error) {
       if (isDuplicateKey(error)) {
         throw new InvalidArgument('email', `A user with the email ${user.email} already exists.`);
@@ -71,7 +74,7 @@ export class UsersStore {
   }
 
   async findById(userId: string): Promise<User | null> {
-    return databaseBackend(() => this.users.findOne({ _id: userId }));
+    return this.backend(() => this.users.findOne({ _id: userId }));
   }
 
   /** `findById` as read at most `Freshness.maxAgeMs` ago, by this process or another call. */
@@ -80,7 +83,7 @@ export class UsersStore {
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    return databaseBackend(() => this.users.findOne({ email: normalizedEmail(email) }));
+    return this.backend(() => this.users.findOne({ email: normalizedEmail(email) }));
   }
 
   /**
@@ -100,7 +103,7 @@ export class UsersStore {
   /** Replaces the password; returns false when no such user exists. */
   async setPassword(userId: string, password: string, now: Date): Promise<boolean> {
     const passwordHash = await hashPassword(password);
-    const result = await databaseBackend(() =>
+    const result = await this.backend(() =>
       this.users.updateOne({ _id: userId }, { $set: { password_hash: passwordHash, updated_at: now } }),
     );
     return result.matchedCount === 1;
@@ -108,7 +111,7 @@ export class UsersStore {
 
   /** Returns the user as it now is, or `null` for an unknown user. */
   async setStatus(userId: string, status: UserStatus, now: Date): Promise<User | null> {
-    const updated = await databaseBackend(() =>
+    const updated = await this.backend(() =>
       this.users.findOneAndUpdate(
         { _id: userId },
         { $set: { status, updated_at: now } },
@@ -122,7 +125,7 @@ export class UsersStore {
 
   /** Returns false when no such user exists. */
   async delete(userId: string): Promise<boolean> {
-    const result = await databaseBackend(() => this.users.deleteOne({ _id: userId }));
+    const result = await this.backend(() => this.users.deleteOne({ _id: userId }));
     this.recent.forget(userId);
     return result.deletedCount === 1;
   }
