@@ -1,5 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that run by themselves, after the others: the chaos test asserts the server's answer bound
+ * under load it makes itself, and the fuzzer checks memory under a heap cap; neither should share
+ * the machine with another file.
+ */
+const RUN_ALONE = ['test/integration/chaos.test.ts', 'test/integration/fuzz.test.ts'];
+
+/** What both integration projects share; they share one provisioning too (test/global-setup.ts). */
+const integration = {
+  include: ['test/integration/**/*.test.ts'],
+  // Provisions Elasticsearch and MongoDB once per run (only when integration tests are selected).
+  globalSetup: ['test/global-setup.ts'],
+  // The files share one module graph per worker, as the unit tests do: loading the server's
+  // modules (the SDK, oidc-provider) again for every file cost more than the tests themselves.
+  // Nothing of the server is process-wide: each test server has its own stores, metrics registry
+  // and MongoDB deadline (src/stores/mongo.ts).
+  isolate: false,
+  testTimeout: 60_000,
+  // Starting the local stack from cold can take minutes.
+  hookTimeout: 300_000,
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,18 +36,22 @@ export default defineConfig({
       },
       {
         test: {
+          ...integration,
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          // Provisions Elasticsearch and MongoDB once per run (only when integration tests are selected).
-          globalSetup: ['test/global-setup.ts'],
-          // The files share two servers on a 2-core machine; one at a time keeps timings predictable.
+          exclude: RUN_ALONE,
+          // Two files at a time: most of a file's time is spent waiting on the backends, servers it
+          // started and browsers, so two share the machine's two cores well.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...integration,
+          name: 'integration-alone',
+          include: RUN_ALONE,
           fileParallelism: false,
-          // Isolated (each file loads the server's modules again): a process's MongoDB deadline is
-          // the longest BACKEND_TIMEOUT_MS it has seen (src/stores/mongo.ts), so a file of short
-          // timeouts needs a module graph of its own.
-          testTimeout: 60_000,
-          // Starting the local stack from cold can take minutes.
-          hookTimeout: 300_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

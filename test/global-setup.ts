@@ -147,7 +147,36 @@ function startRunLog(backends: TestBackends): { file: string; check(): void } {
   };
 }
 
+/** What one provisioning gives every integration project of the run. */
+interface Run {
+  backends: TestBackends;
+  runLogFile: string;
+  teardown(): Promise<void>;
+}
+
+/**
+ * Each integration project (vitest.config.ts) runs this setup, all of them before any test and their
+ * teardowns after the last: the first provisions and seeds, the others share its run through the
+ * main process's global object (each setup module is loaded apart), and the last teardown ends it.
+ */
+const SHARED_RUN = Symbol.for('hiring-leads.test-run');
+type SharedRun = { run: Promise<Run>; projects: number };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as { [SHARED_RUN]?: SharedRun };
+  holder[SHARED_RUN] ??= { run: startRun(), projects: 0 };
+  const shared = holder[SHARED_RUN];
+  shared.projects++;
+  const run = await shared.run;
+  project.provide('testBackends', run.backends);
+  project.provide('runLogFile', run.runLogFile);
+  return async () => {
+    shared.projects--;
+    if (shared.projects === 0) await run.teardown();
+  };
+}
+
+async function startRun(): Promise<Run> {
   // Every server the tests start reads the built views at start; a fresh clone has none yet.
   await buildViews();
   const provisioned = await provision();
@@ -163,9 +192,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +
       `index prefix ${backends.indexPrefix}, database ${backends.mongoDb}`,
   );
-  project.provide('testBackends', backends);
   const runLog = startRunLog(backends);
-  project.provide('runLogFile', runLog.file);
   const teardown = async () => {
     try {
       rmSync(backends.pendingRefundsDir, { recursive: true, force: true });
@@ -181,5 +208,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await teardown();
     throw error;
   }
-  return teardown;
+  return { backends, runLogFile: runLog.file, teardown };
 }

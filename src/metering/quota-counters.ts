@@ -214,8 +214,15 @@ export class QuotaCounters {
   ): Promise<void> {
     const { charge, landed } = owed;
     const refund = async () => {
-      onRefunded(await this.refundCharge(charge, heldUnits));
+      const units = await this.refundCharge(charge, heldUnits);
+      onRefunded(units);
       landed();
+      // What a support question about a charge needs: which charge of which call came back, and how much.
+      logger.info('refunded a failed call', {
+        counter_id: charge.counterId,
+        charge_id: charge.chargeId,
+        units,
+      });
     };
     try {
       await refund();

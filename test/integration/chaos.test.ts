@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -67,6 +67,8 @@ function startServer(proxy: BackendProxies): Promise<ServerProcess> {
     ...proxy.config,
     BACKEND_TIMEOUT_MS: String(BACKEND_TIMEOUT_MS),
     PENDING_REFUNDS_DIR: refundsDir,
+    // Each call's line and each refund's, for the report of a charge check that fails.
+    LOG_LEVEL: 'info',
   });
 }
 
@@ -286,17 +288,32 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${counter.cancelled?.length ?? 0} cancelled`;
     });
     const okCalls = samples.filter((sample) => sample.account === account && sample.outcome === 'ok').length;
+    // Charges of failed calls (the servers name them when they refund) still held in the journal.
+    const outputs = servers.map((server) => server.output()).join('\n');
+    const stillHeld = counters.flatMap((counter) =>
+      (counter.charges ?? []).filter((entry) =>
+        outputs.includes(`"charge_id":"${parseChargeEntry(entry).id}"`),
+      ),
+    );
+    for (const [index, server] of servers.entries()) {
+      writeFileSync(path.join(tmpdir(), `chaos-process-${index}.log`), server.output());
+    }
     const warnings = servers.flatMap((server, index) =>
       server
         .output()
         .split('\n')
-        .filter((line) => /"level":"(warn|error)"/.test(line))
-        .slice(-30)
+        .filter(
+          (line) =>
+            /"level":"(warn|error)"/.test(line) ||
+            (line.includes(keys[account].accountId) && /refund|"outcome":"(?!ok)/.test(line)),
+        )
+        .slice(-60)
         .map((line) => `process ${index}: ${line.slice(0, 400)}`),
     );
     return [
       `charged ${await leadExploresCharged(account, days)}, served ${served(samples, account)} in ${okCalls} ok calls`,
       ...journal,
+      `journal entries of failed calls: ${stillHeld.join(', ') || 'none'}`,
       ...warnings,
     ].join('\n');
   }
