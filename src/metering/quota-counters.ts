@@ -147,6 +147,9 @@ export class QuotaCounters {
       chargeId: ref.chargeId,
       fields: ref.createWith,
     });
+    // MongoDB is back: refunds queued while it was away go before this process's next charges
+    // push their journal entries out (src/stores/bounded-counter.ts, CHARGE_JOURNAL_LENGTH).
+    this.refundRetries.retryNow();
     this.sawUsed(ref.counterId, charged.used);
     return { ...ref, ...charged };
   }

@@ -51,6 +51,18 @@ export class BackgroundRetries {
     this.schedule();
   }
 
+  /**
+   * The backend has just answered someone: whatever is queued is tried now rather than after the
+   * rest of its backoff, with the backoff started afresh.
+   */
+  retryNow(): void {
+    if (this.timer === null || this.draining) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.delayMs = this.options.firstDelayMs;
+    void this.drain();
+  }
+
   private schedule(): void {
     if (this.timer !== null || this.draining || this.tasks.length === 0) return;
     this.timer = setTimeout(() => {

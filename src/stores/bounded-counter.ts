@@ -16,15 +16,17 @@ export interface CounterDoc {
    */
   journal?: string[];
   /**
-   * The latest charges, oldest first, each with the units it still holds (`chargeEntry`): what lets
-   * a charge be taken back at most once (see `takeBackCharge`). Absent until one is made.
+   * Each process's latest charges, by its journal (`journalOf`), oldest first, each with the units
+   * it still holds (`chargeEntry`): what lets a charge be taken back at most once (see
+   * `takeBackCharge`). Absent until one is made.
    */
-  charges?: string[];
+  charges?: Record<string, string[]>;
   /**
-   * Ids of charges given up without knowing whether they landed (`cancelCharge`): such a charge can
-   * no longer land, however late its command reaches the server. The latest CHARGE_JOURNAL_LENGTH.
+   * Ids of charges given up without knowing whether they landed (`cancelCharge`), by journal: such
+   * a charge can no longer land, however late its command reaches the server. The latest
+   * CHARGE_JOURNAL_LENGTH of each.
    */
-  cancelled?: string[];
+  cancelled?: Record<string, string[]>;
 }
 
 /**
@@ -37,6 +39,24 @@ export function chargeEntry(chargeId: string, units: number): string {
   return `${chargeId}:${units}`;
 }
 
+/**
+ * The journal a charge is recorded in: the first JOURNAL_KEY_LENGTH characters of its id, which name
+ * the process that made it (src/metering/quota-counters.ts, `newChargeId`). Each process's charges
+ * are trimmed only by its own later ones: a process cut off from MongoDB makes none meanwhile, so
+ * the entries its refunds will look for when it is back stay, however busy the other processes
+ * are. (One journal for all let a busy process push out the entry of a charge that another, whose
+ * refunds waited for MongoDB, had made: that charge could no longer be given back.)
+ */
+export function journalOf(chargeId: string): string {
+  return chargeId.slice(0, JOURNAL_KEY_LENGTH);
+}
+
+/** Characters of a charge id that name its journal: base64url, so a field name MongoDB accepts. */
+export const JOURNAL_KEY_LENGTH = 12;
+
+const chargesOf = (chargeId: string) => `charges.${journalOf(chargeId)}`;
+const cancelledOf = (chargeId: string) => `cancelled.${journalOf(chargeId)}`;
+
 /** The id and units of a journal entry written by `chargeEntry`; charge ids never contain ':'. */
 export function parseChargeEntry(entry: string): { id: string; units: number } {
   const at = entry.lastIndexOf(':');
@@ -48,18 +68,20 @@ export function parseChargeEntry(entry: string): { id: string; units: number } {
  * so it can be taken back at most once, whoever tries and however often:
  * - `reservation`: its id is pushed onto `journal` until it is settled (`settleJournalled`) or
  *   cancelled (`subtractJournalled`); used by enrich_lead, whose charge spans several documents.
- * - `charge`: its entry (`chargeEntry`) is pushed onto `charges`, of which only the latest
+ * - `charge`: its entry (`chargeEntry`) is pushed onto its process's journal in `charges`
+ *   (`journalOf`), of which only the latest
  *   CHARGE_JOURNAL_LENGTH are kept, so that a successful call needs no second write to close its
  *   entry. The two kinds stay apart so that trimming `charges` never drops an open reservation.
  */
 export type JournalEntry = { reservation: string } | { charge: string };
 
 /**
- * How many charges a counter remembers (about 27 bytes each in BSON). A charge can be taken back while
- * fewer than this many later charges of the same counter (account, quota, day) were made: at 120
- * calls a minute, the fastest plan, that is two minutes, against the seconds a failed call takes to
- * refund itself. A refund retried in the background after a longer MongoDB outage meets no new
- * charges either, as long as the outage is the same for every process.
+ * How many charges a counter remembers per journal, that is per process (about 27 bytes each in
+ * BSON). A charge can be taken back while fewer than this many later charges of the same counter
+ * (account, quota, day) were made by the same process: at 120 calls a minute, the fastest plan,
+ * that is two minutes, against the seconds a failed call takes to refund itself. A refund retried
+ * in the background waits for MongoDB, and so does every charge of its process meanwhile; once
+ * MongoDB answers, the queued refunds are retried at once (src/metering/quota-counters.ts).
  */
 export const CHARGE_JOURNAL_LENGTH = 256;
 
@@ -68,13 +90,20 @@ function recordOf(entry: JournalEntry | undefined, amount: number) {
   if (entry === undefined) return {};
   if ('reservation' in entry) return { $push: { journal: entry.reservation } };
   return {
-    $push: { charges: { $each: [chargeEntry(entry.charge, amount)], $slice: -CHARGE_JOURNAL_LENGTH } },
+    $push: {
+      [chargesOf(entry.charge)]: {
+        $each: [chargeEntry(entry.charge, amount)],
+        $slice: -CHARGE_JOURNAL_LENGTH,
+      },
+    },
   };
 }
 
 /** The condition that keeps a cancelled charge (`cancelCharge`) from landing; none for other additions. */
 function unlessCancelled(entry: JournalEntry | undefined) {
-  return entry !== undefined && 'charge' in entry ? { cancelled: { $ne: entry.charge } } : {};
+  return entry !== undefined && 'charge' in entry
+    ? { [cancelledOf(entry.charge)]: { $ne: entry.charge } }
+    : {};
 }
 
 /** Fields stored once, when the counter is created (besides `used`, which starts at 0). */
@@ -136,7 +165,10 @@ export async function addUpTo(
     }
     const { used } = current;
     const added = Math.min(want, ceiling - used);
-    const cancelled = entry !== undefined && 'charge' in entry && current.cancelled?.includes(entry.charge);
+    const cancelled =
+      entry !== undefined &&
+      'charge' in entry &&
+      current.cancelled?.[journalOf(entry.charge)]?.includes(entry.charge);
     if (added <= 0 || cancelled) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
     const result = await counters.updateOne(
@@ -152,7 +184,7 @@ export async function addUpTo(
  * Adds `amount` (which may be negative) without a ceiling, at most once under `writeId` however
  * often it is retried: the addition is journalled in `charges` in the same update, which is
  * conditional on that entry not being there yet, so a retry after an answer that was lost adds
- * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges were made). Returns the new
+ * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges of its journal were made). Returns the new
  * `used`. A counter that does not exist is created for a positive amount; there is nothing to take
  * a negative one from.
  */
@@ -169,7 +201,7 @@ export async function addUnboundedOnce(
   const add = async () =>
     (
       await counters.findOneAndUpdate(
-        { _id: id, charges: { $ne: entry } },
+        { _id: id, [chargesOf(writeId)]: { $ne: entry } },
         { $inc: { used: amount }, ...recordOf({ charge: writeId }, amount) },
         { returnDocument: 'after', projection: { used: 1 } },
       )
@@ -178,7 +210,10 @@ export async function addUnboundedOnce(
   // try landed) or the counter is not.
   const added = await add();
   if (added !== undefined) return added;
-  const landed = await counters.findOne({ _id: id, charges: entry }, { projection: { used: 1 } });
+  const landed = await counters.findOne(
+    { _id: id, [chargesOf(writeId)]: entry },
+    { projection: { used: 1 } },
+  );
   if (landed !== null) return landed.used;
   if (amount <= 0 || fieldsOnCreate === undefined) return 0;
   await createIfMissing(counters, id, fieldsOnCreate);
@@ -226,7 +261,7 @@ export async function cancelCharge(
     counters.updateOne(
       { _id: id },
       {
-        $push: { cancelled: { $each: [chargeId], $slice: -CHARGE_JOURNAL_LENGTH } },
+        $push: { [cancelledOf(chargeId)]: { $each: [chargeId], $slice: -CHARGE_JOURNAL_LENGTH } },
         ...(upsert && { $setOnInsert: { ...fieldsOnCreate, used: 0 } }),
       },
       { upsert },
@@ -258,15 +293,17 @@ export async function takeBackCharge(
   let units = knownUnits;
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
     if (units === null) {
-      const current = await counters.findOne({ _id: id }, { projection: { charges: 1 } });
-      const entry = current?.charges?.map(parseChargeEntry).find((charge) => charge.id === chargeId);
+      const current = await counters.findOne({ _id: id }, { projection: { [chargesOf(chargeId)]: 1 } });
+      const entry = current?.charges?.[journalOf(chargeId)]
+        ?.map(parseChargeEntry)
+        .find((charge) => charge.id === chargeId);
       if (entry === undefined) return 0;
       units = entry.units;
     }
     const entry = chargeEntry(chargeId, units);
     const result = await counters.updateOne(
-      { _id: id, charges: entry },
-      { $inc: { used: -units }, $pull: { charges: entry } },
+      { _id: id, [chargesOf(chargeId)]: entry },
+      { $inc: { used: -units }, $pull: { [chargesOf(chargeId)]: entry } },
     );
     if (result.modifiedCount === 1) return units;
     // Gone, or holding another amount than thought: look again.
@@ -289,8 +326,11 @@ export async function giveBackPartOfCharge(
   amount: number,
 ): Promise<number | null> {
   const updated = await counters.findOneAndUpdate(
-    { _id: id, charges: chargeEntry(chargeId, heldUnits) },
-    { $inc: { used: -amount }, $set: { 'charges.$': chargeEntry(chargeId, heldUnits - amount) } },
+    { _id: id, [chargesOf(chargeId)]: chargeEntry(chargeId, heldUnits) },
+    {
+      $inc: { used: -amount },
+      $set: { [`${chargesOf(chargeId)}.$`]: chargeEntry(chargeId, heldUnits - amount) },
+    },
     { returnDocument: 'after', projection: { used: 1 } },
   );
   return updated?.used ?? null;

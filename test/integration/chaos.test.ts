@@ -282,7 +282,9 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       .find({ _id: { $in: [...new Set(ids)] } })
       .toArray();
     const journal = counters.map((counter) => {
-      const charges = (counter.charges ?? []).map(parseChargeEntry);
+      const charges = Object.values(counter.charges ?? {})
+        .flat()
+        .map(parseChargeEntry);
       const held = new Map<number, number>();
       for (const { units } of charges) held.set(units, (held.get(units) ?? 0) + 1);
       return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${counter.cancelled?.length ?? 0} cancelled`;
@@ -291,9 +293,9 @@ describe('chaos: two processes under load through backend hangs and restarts', {
     // Charges of failed calls (the servers name them when they refund) still held in the journal.
     const outputs = servers.map((server) => server.output()).join('\n');
     const stillHeld = counters.flatMap((counter) =>
-      (counter.charges ?? []).filter((entry) =>
-        outputs.includes(`"charge_id":"${parseChargeEntry(entry).id}"`),
-      ),
+      Object.values(counter.charges ?? {})
+        .flat()
+        .filter((entry) => outputs.includes(`"charge_id":"${parseChargeEntry(entry).id}"`)),
     );
     for (const [index, server] of servers.entries()) {
       writeFileSync(path.join(tmpdir(), `chaos-process-${index}.log`), server.output());
@@ -380,7 +382,9 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       _id: direct.services.quotaCounters.newCharge(keys.growth.accountId, 'lead_explores', null, day)
         .counterId,
     });
-    const ids = (counter?.charges ?? []).map((entry) => parseChargeEntry(entry).id);
+    const ids = Object.values(counter?.charges ?? {})
+      .flat()
+      .map((entry) => parseChargeEntry(entry).id);
     expect(new Set(ids).size).toBe(ids.length);
 
     // Scale: the killed process loses what it counted and had not written yet (at most half a

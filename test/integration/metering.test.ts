@@ -67,6 +67,9 @@ describe('quota counters under concurrency', () => {
     expect(await stores[1]?.used('acc_exact_race', 'lead_explores', NOW)).toBe(170);
   });
 
+  /** Every entry of a counter's charge journals, whichever process made them. */
+  const journalEntries = (counter: CounterDoc | null) => Object.values(counter?.charges ?? {}).flat();
+
   const counterOf = (accountId: string) =>
     (clients[0] as MongoClient)
       .db(testBackends().mongoDb)
@@ -77,7 +80,7 @@ describe('quota counters under concurrency', () => {
 
   it('journals each charge with what it granted, and refunds from both processes at once give each back exactly once', async () => {
     const charges = await race('acc_refund_race', true);
-    const journal = ((await counterOf('acc_refund_race'))?.charges ?? []).map(parseChargeEntry);
+    const journal = journalEntries(await counterOf('acc_refund_race')).map(parseChargeEntry);
     expect(journal.map((entry) => entry.id).sort()).toEqual(
       charges.flatMap((charge) => (charge.granted > 0 ? [charge.chargeId] : [])).sort(),
     );
@@ -93,7 +96,7 @@ describe('quota counters under concurrency', () => {
     );
     expect(refunded.reduce((sum, units) => sum + units, 0)).toBe(173);
     expect(await stores[0]?.used('acc_refund_race', 'lead_explores', NOW)).toBe(0);
-    expect((await counterOf('acc_refund_race'))?.charges).toEqual([]);
+    expect(journalEntries(await counterOf('acc_refund_race'))).toEqual([]);
   });
 
   it('a give-back lowers the journal entry, so a refund returns only the rest, even when it believes otherwise', async () => {
@@ -170,12 +173,38 @@ describe('quota counters under concurrency', () => {
         }),
       ),
     );
-    const journal = (await counterOf('acc_long_journal'))?.charges ?? [];
+    const journal = journalEntries(await counterOf('acc_long_journal'));
     expect(journal).toHaveLength(CHARGE_JOURNAL_LENGTH);
     const newest = parseChargeEntry(journal.at(-1) as string);
     const charge = charges.find((candidate) => candidate.chargeId === newest.id) as QuotaCharge & ChargeRef;
     expect(await store.refundCharge(charge, 1)).toBe(1);
     expect(await store.used('acc_long_journal', 'lead_explores', now)).toBe(CHARGE_JOURNAL_LENGTH + 19);
+  });
+
+  it('a busy process never pushes another process’s charges out of the journal', async () => {
+    const [store, other] = stores as [QuotaCounters, QuotaCounters];
+    const now = NOW;
+    // A charge of a process cut off from MongoDB since: its refund waits, while another process
+    // makes more charges of the same counter than a journal keeps.
+    const waiting = {
+      ...other.newCharge('acc_busy_neighbour', 'lead_explores', 10_000, now),
+      chargeId: 'otherprocess1',
+    };
+    await other.charge('acc_busy_neighbour', 'lead_explores', 5, 10_000, {
+      partial: false,
+      now,
+      ref: waiting,
+    });
+    for (let round = 0; round < 2; round++) {
+      await Promise.all(
+        Array.from({ length: CHARGE_JOURNAL_LENGTH }, () =>
+          store.charge('acc_busy_neighbour', 'lead_explores', 1, 10_000, { partial: false, now }),
+        ),
+      );
+    }
+    expect(await other.refundCharge(waiting, null)).toBe(5);
+    expect(await store.used('acc_busy_neighbour', 'lead_explores', now)).toBe(2 * CHARGE_JOURNAL_LENGTH);
+    expect(Object.keys((await counterOf('acc_busy_neighbour'))?.charges ?? {})).toHaveLength(2);
   });
 });
 
