@@ -52,7 +52,7 @@ export function journalOf(chargeId: string): string {
 }
 
 /** Characters of a charge id that name its journal: base64url, so a field name MongoDB accepts. */
-export const JOURNAL_KEY_LENGTH = 12;
+const JOURNAL_KEY_LENGTH = 12;
 
 const chargesOf = (chargeId: string) => `charges.${journalOf(chargeId)}`;
 const cancelledOf = (chargeId: string) => `cancelled.${journalOf(chargeId)}`;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newChargeId } from '../../src/metering/quota-counters.js';
-import { chargeEntry, parseChargeEntry } from '../../src/stores/bounded-counter.js';
+import { chargeEntry, journalOf, parseChargeEntry } from '../../src/stores/bounded-counter.js';
 
 describe('charge journal entries', () => {
   it('read back the id and units they were written with', () => {
@@ -27,5 +27,12 @@ describe('charge ids', () => {
     // One assertion over all of them: 200,000 `expect` calls took seconds on a busy CI machine.
     const misshapen = ids.filter((id) => !/^[A-Za-z0-9_-]{12}[0-9a-z]+$/.test(id) || id.length > 16);
     expect(misshapen).toEqual([]);
+  });
+
+  it('of one process share one journal, named by a valid MongoDB field name', () => {
+    const journals = new Set(Array.from({ length: 1_000 }, () => journalOf(newChargeId())));
+    expect(journals.size).toBe(1);
+    const [journal = ''] = journals;
+    expect(journal).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
 });
