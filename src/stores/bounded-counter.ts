@@ -18,15 +18,17 @@ export interface CounterDoc {
   /**
    * Each process's latest charges, by its journal (`journalOf`), oldest first, each with the units
    * it still holds (`chargeEntry`): what lets a charge be taken back at most once (see
-   * `takeBackCharge`). Absent until one is made.
+   * `takeBackCharge`). Absent until one is made. (Counters written before the journals were per
+   * process hold one `charges` array and one `cancelled` array instead, which nothing reads any
+   * more: a new field, so processes of both versions can run side by side during a deploy.)
    */
-  charges?: Record<string, string[]>;
+  charge_journals?: Record<string, string[]>;
   /**
    * Ids of charges given up without knowing whether they landed (`cancelCharge`), by journal: such
    * a charge can no longer land, however late its command reaches the server. The latest
    * CHARGE_JOURNAL_LENGTH of each.
    */
-  cancelled?: Record<string, string[]>;
+  cancelled_charges?: Record<string, string[]>;
 }
 
 /**
@@ -54,8 +56,8 @@ export function journalOf(chargeId: string): string {
 /** Characters of a charge id that name its journal: base64url, so a field name MongoDB accepts. */
 const JOURNAL_KEY_LENGTH = 12;
 
-const chargesOf = (chargeId: string) => `charges.${journalOf(chargeId)}`;
-const cancelledOf = (chargeId: string) => `cancelled.${journalOf(chargeId)}`;
+const chargesOf = (chargeId: string) => `charge_journals.${journalOf(chargeId)}`;
+const cancelledOf = (chargeId: string) => `cancelled_charges.${journalOf(chargeId)}`;
 
 /** The id and units of a journal entry written by `chargeEntry`; charge ids never contain ':'. */
 export function parseChargeEntry(entry: string): { id: string; units: number } {
@@ -68,10 +70,10 @@ export function parseChargeEntry(entry: string): { id: string; units: number } {
  * so it can be taken back at most once, whoever tries and however often:
  * - `reservation`: its id is pushed onto `journal` until it is settled (`settleJournalled`) or
  *   cancelled (`subtractJournalled`); used by enrich_lead, whose charge spans several documents.
- * - `charge`: its entry (`chargeEntry`) is pushed onto its process's journal in `charges`
- *   (`journalOf`), of which only the latest
- *   CHARGE_JOURNAL_LENGTH are kept, so that a successful call needs no second write to close its
- *   entry. The two kinds stay apart so that trimming `charges` never drops an open reservation.
+ * - `charge`: its entry (`chargeEntry`) is pushed onto its process's journal in `charge_journals`
+ *   (`journalOf`), of which only the latest CHARGE_JOURNAL_LENGTH are kept, so that a successful
+ *   call needs no second write to close its entry. The two kinds stay apart so that trimming a
+ *   charge journal never drops an open reservation.
  */
 export type JournalEntry = { reservation: string } | { charge: string };
 
@@ -156,7 +158,7 @@ export async function addUpTo(
   const usedAfterAll = await addWithin(counters, id, want, ceiling, fieldsOnCreate, entry);
   if (usedAfterAll !== null) return { added: want, used: usedAfterAll };
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
-    const current = await counters.findOne({ _id: id }, { projection: { used: 1, cancelled: 1 } });
+    const current = await counters.findOne({ _id: id }, { projection: { used: 1, cancelled_charges: 1 } });
     if (current === null) {
       // The first addition of the day when `want` alone passes the ceiling: addWithin refused it
       // without creating the counter, and a compare-and-set never matches a missing document.
@@ -168,7 +170,7 @@ export async function addUpTo(
     const cancelled =
       entry !== undefined &&
       'charge' in entry &&
-      current.cancelled?.[journalOf(entry.charge)]?.includes(entry.charge);
+      current.cancelled_charges?.[journalOf(entry.charge)]?.includes(entry.charge);
     if (added <= 0 || cancelled) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
     const result = await counters.updateOne(
@@ -182,10 +184,10 @@ export async function addUpTo(
 
 /**
  * Adds `amount` (which may be negative) without a ceiling, at most once under `writeId` however
- * often it is retried: the addition is journalled in `charges` in the same update, which is
- * conditional on that entry not being there yet, so a retry after an answer that was lost adds
- * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges of its journal were made). Returns the new
- * `used`. A counter that does not exist is created for a positive amount; there is nothing to take
+ * often it is retried: the addition is journalled in `charge_journals` in the same update, which
+ * is conditional on that entry not being there yet, so a retry after an answer that was lost adds
+ * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges of its journal were made).
+ * Returns the new `used`. A counter that does not exist is created for a positive amount; there is nothing to take
  * a negative one from.
  */
 export async function addUnboundedOnce(
@@ -294,7 +296,7 @@ export async function takeBackCharge(
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
     if (units === null) {
       const current = await counters.findOne({ _id: id }, { projection: { [chargesOf(chargeId)]: 1 } });
-      const entry = current?.charges?.[journalOf(chargeId)]
+      const entry = current?.charge_journals?.[journalOf(chargeId)]
         ?.map(parseChargeEntry)
         .find((charge) => charge.id === chargeId);
       if (entry === undefined) return 0;

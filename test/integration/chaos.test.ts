@@ -282,18 +282,18 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       .find({ _id: { $in: [...new Set(ids)] } })
       .toArray();
     const journal = counters.map((counter) => {
-      const charges = Object.values(counter.charges ?? {})
+      const charges = Object.values(counter.charge_journals ?? {})
         .flat()
         .map(parseChargeEntry);
       const held = new Map<number, number>();
       for (const { units } of charges) held.set(units, (held.get(units) ?? 0) + 1);
-      return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${counter.cancelled?.length ?? 0} cancelled`;
+      return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${Object.values(counter.cancelled_charges ?? {}).flat().length} cancelled`;
     });
     const okCalls = samples.filter((sample) => sample.account === account && sample.outcome === 'ok').length;
     // Charges of failed calls (the servers name them when they refund) still held in the journal.
     const outputs = servers.map((server) => server.output()).join('\n');
     const stillHeld = counters.flatMap((counter) =>
-      Object.values(counter.charges ?? {})
+      Object.values(counter.charge_journals ?? {})
         .flat()
         .filter((entry) => outputs.includes(`"charge_id":"${parseChargeEntry(entry).id}"`)),
     );
@@ -382,7 +382,7 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       _id: direct.services.quotaCounters.newCharge(keys.growth.accountId, 'lead_explores', null, day)
         .counterId,
     });
-    const ids = Object.values(counter?.charges ?? {})
+    const ids = Object.values(counter?.charge_journals ?? {})
       .flat()
       .map((entry) => parseChargeEntry(entry).id);
     expect(new Set(ids).size).toBe(ids.length);

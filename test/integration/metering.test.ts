@@ -68,7 +68,7 @@ describe('quota counters under concurrency', () => {
   });
 
   /** Every entry of a counter's charge journals, whichever process made them. */
-  const journalEntries = (counter: CounterDoc | null) => Object.values(counter?.charges ?? {}).flat();
+  const journalEntries = (counter: CounterDoc | null) => Object.values(counter?.charge_journals ?? {}).flat();
 
   const counterOf = (accountId: string) =>
     (clients[0] as MongoClient)
@@ -204,7 +204,7 @@ describe('quota counters under concurrency', () => {
     }
     expect(await other.refundCharge(waiting, null)).toBe(5);
     expect(await store.used('acc_busy_neighbour', 'lead_explores', now)).toBe(2 * CHARGE_JOURNAL_LENGTH);
-    expect(Object.keys((await counterOf('acc_busy_neighbour'))?.charges ?? {})).toHaveLength(2);
+    expect(Object.keys((await counterOf('acc_busy_neighbour'))?.charge_journals ?? {})).toHaveLength(2);
   });
 });
 
