@@ -13,6 +13,25 @@ import { createAccountWithKey, type TestServer } from '../support/test-server.js
 import { until } from '../support/until.js';
 
 /**
+ * The server serves again by itself, without a restart: a call succeeds. Polled rather than
+ * asserted of the first call: on a loaded machine the first call after a dropped connection may
+ * still run out of its 1 s while the driver finds the server again, and answer `unavailable`,
+ * which its client retries.
+ */
+async function servesAgain(send: () => Promise<CallToolResult>): Promise<void> {
+  let last: CallToolResult | undefined;
+  await until(
+    async () => {
+      last = await send();
+      return !last.isError;
+    },
+    { timeoutMs: 10_000, what: 'a call to succeed again' },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; the last answer: ${JSON.stringify(last)}`);
+  });
+}
+
+/**
  * Backend outages, played for real in every mode (local build, Docker, URLs from the
  * environment): each server under test reaches Elasticsearch and MongoDB through TCP proxies that
  * the tests cut, black-hole, or make drop one chosen MongoDB command, so the drivers raise their
@@ -242,7 +261,7 @@ describe('outages through the real tools', () => {
     expect(fault.fired).toBe(times);
     expect(toolError(failed)).toMatchObject(UNAVAILABLE);
     await settledCharges(accountId).toEqual(NOTHING_CHARGED);
-    expect((await call(key, tool, args)).isError).toBeFalsy();
+    await servesAgain(() => call(key, tool, args));
   });
 
   /** An account that called `tool` once already, so today's counter exists and a charge is one update. */
@@ -287,7 +306,7 @@ describe('outages through the real tools', () => {
     expect(fault.fired).toBe(1);
     expect(toolError(failed)).toMatchObject(UNAVAILABLE);
     await expect.poll(() => charges(accountId), { interval: 50, timeout: 20_000 }).toEqual(before);
-    expect((await call(key, 'search_leads', args)).isError).toBeFalsy();
+    await servesAgain(() => call(key, 'search_leads', args));
   });
 });
 
@@ -414,7 +433,7 @@ describe('a backend that accepts connections but never answers', { timeout: 15_0
     } finally {
       await behind.proxies.restore();
     }
-    expect((await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 })).isError).toBeFalsy();
+    await servesAgain(() => callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 }));
   });
 
   it('MongoDB: the credential check gives up on its own with HTTP 503; restored, calls work', async () => {
@@ -434,7 +453,7 @@ describe('a backend that accepts connections but never answers', { timeout: 15_0
       await behind.proxies.restore();
     }
     await settledCharges(accountId).toEqual(NOTHING_CHARGED);
-    expect((await callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 })).isError).toBeFalsy();
+    await servesAgain(() => callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 }));
   });
 });
 
