@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Locator, type Page, type Response } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+  type Response,
+} from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 
 /** Debian's Chromium (`apt-get install chromium`); `CHROMIUM_PATH` points elsewhere. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,6 +45,11 @@ export interface TestBrowser {
  */
 export function useBrowser(): TestBrowser {
   let browser: Browser | undefined;
+  /** The contexts the current test opened: closed after it, so tabs of earlier tests stop using the machine. */
+  const opened: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((context) => context.close()));
+  });
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
@@ -53,8 +65,10 @@ export function useBrowser(): TestBrowser {
     async newPage() {
       if (browser === undefined) throw new Error('useBrowser(): the browser is started in beforeAll');
       const context = await browser.newContext();
-      // A page that never shows what a test waits for fails the test well before vitest's own limit.
-      context.setDefaultTimeout(10_000);
+      opened.push(context);
+      // A page that never shows what a test waits for fails the test well before vitest's own
+      // limit; 20 s, as the files run three at a time beside heavier ones on two cores.
+      context.setDefaultTimeout(20_000);
       return context.newPage();
     },
   };
