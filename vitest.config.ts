@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirst from './test/longest-first.js';
 
 /**
  * Files that run by themselves, one after the other, after the rest: the chaos test asserts the
@@ -41,8 +40,6 @@ const integration = {
 
 export default defineConfig({
   test: {
-    // One sequencer for every project (vitest reads it from here only).
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
