@@ -192,19 +192,24 @@ async function recovered(samples: Sample[]): Promise<void> {
 
 /** Today's counter of lead explores, read past the proxies; summed over both days should the run cross midnight. */
 async function leadExploresCharged(account: AccountName, days: Date[]): Promise<number> {
-  const counters = direct.services.mongo.db.collection<CounterDoc>('quota_counters');
-  const ids = [
-    ...new Set(
-      days.map(
-        (day) =>
-          direct.services.quotaCounters.newCharge(keys[account].accountId, 'lead_explores', null, day)
-            .counterId,
-      ),
-    ),
-  ];
-  const found = await counters.find({ _id: { $in: ids } }).toArray();
+  const found = await leadExploresCounters(account, days);
   return found.reduce((sum, counter) => sum + counter.used, 0);
 }
+
+/** The account's counters of lead explores on `days`, read past the proxies. */
+function leadExploresCounters(account: AccountName, days: Date[]): Promise<CounterDoc[]> {
+  const ids = days.map(
+    (day) =>
+      direct.services.quotaCounters.newCharge(keys[account].accountId, 'lead_explores', null, day).counterId,
+  );
+  return direct.services.mongo.db
+    .collection<CounterDoc>('quota_counters')
+    .find({ _id: { $in: [...new Set(ids)] } })
+    .toArray();
+}
+
+/** Every entry of a counter's charge journals, whichever process made them. */
+const journalEntries = (counter: CounterDoc | null) => Object.values(counter?.charge_journals ?? {}).flat();
 
 const served = (samples: Sample[], account: AccountName) =>
   samples.filter((sample) => sample.account === account).reduce((sum, sample) => sum + sample.leads, 0);
@@ -272,37 +277,26 @@ describe('chaos: two processes under load through backend hangs and restarts', {
 
   /** What a failed charge check needs to be understood: the counter's journal and the servers' warnings. */
   async function chargeReport(account: AccountName, days: Date[], samples: Sample[]): Promise<string> {
-    const ids = days.map(
-      (day) =>
-        direct.services.quotaCounters.newCharge(keys[account].accountId, 'lead_explores', null, day)
-          .counterId,
-    );
-    const counters = await direct.services.mongo.db
-      .collection<CounterDoc>('quota_counters')
-      .find({ _id: { $in: [...new Set(ids)] } })
-      .toArray();
+    const counters = await leadExploresCounters(account, days);
     const journal = counters.map((counter) => {
-      const charges = Object.values(counter.charge_journals ?? {})
-        .flat()
-        .map(parseChargeEntry);
+      const charges = journalEntries(counter).map(parseChargeEntry);
       const held = new Map<number, number>();
       for (const { units } of charges) held.set(units, (held.get(units) ?? 0) + 1);
       return `${counter._id}: used ${counter.used}, ${charges.length} journal entries (units × entries: ${[...held].map(([units, count]) => `${units}×${count}`).join(', ')}), ${Object.values(counter.cancelled_charges ?? {}).flat().length} cancelled`;
     });
     const okCalls = samples.filter((sample) => sample.account === account && sample.outcome === 'ok').length;
     // Charges of failed calls (the servers name them when they refund) still held in the journal.
-    const outputs = servers.map((server) => server.output()).join('\n');
+    const outputs = servers.map((server) => server.output());
     const stillHeld = counters.flatMap((counter) =>
-      Object.values(counter.charge_journals ?? {})
-        .flat()
-        .filter((entry) => outputs.includes(`"charge_id":"${parseChargeEntry(entry).id}"`)),
+      journalEntries(counter).filter((entry) =>
+        outputs.some((output) => output.includes(`"charge_id":"${parseChargeEntry(entry).id}"`)),
+      ),
     );
-    for (const [index, server] of servers.entries()) {
-      writeFileSync(path.join(tmpdir(), `chaos-process-${index}.log`), server.output());
+    for (const [index, output] of outputs.entries()) {
+      writeFileSync(path.join(tmpdir(), `chaos-process-${index}.log`), output);
     }
-    const warnings = servers.flatMap((server, index) =>
-      server
-        .output()
+    const warnings = outputs.flatMap((output, index) =>
+      output
         .split('\n')
         .filter(
           (line) =>
@@ -382,9 +376,7 @@ describe('chaos: two processes under load through backend hangs and restarts', {
       _id: direct.services.quotaCounters.newCharge(keys.growth.accountId, 'lead_explores', null, day)
         .counterId,
     });
-    const ids = Object.values(counter?.charge_journals ?? {})
-      .flat()
-      .map((entry) => parseChargeEntry(entry).id);
+    const ids = journalEntries(counter).map((entry) => parseChargeEntry(entry).id);
     expect(new Set(ids).size).toBe(ids.length);
 
     // Scale: the killed process loses what it counted and had not written yet (at most half a
