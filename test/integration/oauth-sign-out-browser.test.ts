@@ -7,6 +7,7 @@ import {
   authorizeInBrowser,
   completeAuthorization,
   describeWithBrowser,
+  navigationTrail,
   type Person,
   redirectTo,
   signIn,
@@ -109,32 +110,50 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     page: Page,
     client: RegisteredClient,
     pkce = pkcePair(),
-  ): Promise<{ outcome: 'code' | 'sign-in'; tab: Page }> {
+  ): Promise<{ outcome: 'code' | 'sign-in'; tab: Page; trail: string }> {
     const tab = await newTab(page);
+    const trail = navigationTrail(tab);
     let redirect: URL | undefined;
-    const redirected = redirectTo(tab, WEB_REDIRECT).then((url) => {
-      redirect = url;
+    const codeSent = (url: URL) => {
+      redirect ??= url;
       return 'code' as const;
-    });
-    // A redirect to the app ends the navigation on a name that does not resolve: no answer then.
+    };
+    // The app's address is answered with a blank page (redirectTo). The redirect to it is seen as it
+    // passes, or else as the address the tab ends on.
+    const redirected = redirectTo(tab, WEB_REDIRECT).then(codeSent);
+    const arrived = tab
+      .waitForURL((url) => url.href.startsWith(WEB_REDIRECT))
+      .then(() => codeSent(new URL(tab.url())));
     const response = await tab.goto(authorizationFor(client, pkce).href).catch(() => null);
     const outcome = await Promise.race([
       redirected,
+      arrived,
       tab
         .getByLabel(/password/i)
         .waitFor()
         .then(() => 'sign-in' as const),
     ]).catch(async (error: Error) => {
-      // Neither within the browser's timeout: say what the tab shows instead.
+      // None within the browser's timeout: say what the tab shows instead, and what it went through.
       const shown = await tab
         .locator('body')
         .innerText({ timeout: 1_000 })
         .catch(() => '(no page text)');
-      throw new Error(`${error.message}\nThe tab shows ${tab.url()} (HTTP ${response?.status()}):\n${shown}`);
+      throw new Error(
+        `${error.message}\nThe tab shows ${tab.url()} (HTTP ${response?.status()}):\n${shown}\n${trail.join('\n')}`,
+      );
     });
     if (response !== null) expect(response.status()).toBeLessThan(500);
-    if (outcome === 'code') expect(redirect?.searchParams.get('code')).toBeTruthy();
-    return { outcome, tab };
+    if (outcome === 'code') expect(redirect?.searchParams.get('code'), trail.join('\n')).toBeTruthy();
+    return { outcome, tab, trail: trail.join('\n') };
+  }
+
+  async function expectOutcome(
+    page: Page,
+    client: RegisteredClient,
+    expected: 'code' | 'sign-in',
+  ): Promise<void> {
+    const { outcome, trail } = await authorizationOutcome(page, client);
+    expect(outcome, trail).toBe(expected);
   }
 
   const mcpStatus = async (token: string) => (await accountUsageAnswer(server.url, token)).status;
@@ -151,14 +170,14 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     const page = await browser.newPage();
     await connect(page, person, client);
     // Before signing out, the browser gets codes without any page: this is what must end.
-    expect((await authorizationOutcome(page, client)).outcome).toBe('code');
+    await expectOutcome(page, client, 'code');
 
     await page.goto(`${server.config.BASE_URL}/account`);
     await signIn(page, person);
     await page.getByRole('button', { name: /sign out/i }).click();
     await page.getByRole('heading', { name: /sign in to your account/i }).waitFor();
 
-    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
+    await expectOutcome(page, client, 'sign-in');
   });
 
   test('the end-session endpoint signs the browser out of the account pages too', async () => {
@@ -178,7 +197,7 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
 
     await page.goto(`${server.config.BASE_URL}/account`);
     await page.getByRole('heading', { name: /sign in to your account/i }).waitFor();
-    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
+    await expectOutcome(page, client, 'sign-in');
   });
 
   test('the consent page names who is signed in; “Not you?” signs out and another person signs in instead', async () => {
@@ -219,12 +238,12 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     const client = await registerWebApp('App of a changed user');
     const page = await browser.newPage();
     const tokens = await connect(page, person, client);
-    expect((await authorizationOutcome(page, client)).outcome).toBe('code');
+    await expectOutcome(page, client, 'code');
     expect(await mcpStatus(tokens.access_token)).toBe(200);
 
     await adminCommand(...command(user._id));
 
-    expect((await authorizationOutcome(page, client)).outcome).toBe('sign-in');
+    await expectOutcome(page, client, 'sign-in');
     const refreshed = await refreshAsPublicClient(
       found.server,
       client.client_id,
@@ -250,8 +269,8 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
       else await server.services.users.delete(gone.user._id);
 
       const pkce = pkcePair();
-      const { outcome, tab } = await authorizationOutcome(page, client, pkce);
-      expect(outcome).toBe('sign-in');
+      const { outcome, tab, trail } = await authorizationOutcome(page, client, pkce);
+      expect(outcome, trail).toBe('sign-in');
       // Someone else signs in: the old session ends and the authorization goes on for them.
       const redirect = await completeAuthorization(tab, other.person, redirectTo(tab, WEB_REDIRECT));
       const tokens = await tokensFor(client, redirect, pkce);

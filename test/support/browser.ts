@@ -79,15 +79,10 @@ export function useBrowser(): TestBrowser {
  * scheme: `https://claude.ai/...` and `cursor://...` are never followed for real here, so https
  * targets are answered with a blank page and private-use schemes left for the browser to drop.
  */
-export async function redirectTo(page: Page, target: string): Promise<URL> {
+export function redirectTo(page: Page, target: string): Promise<URL> {
   const targetUrl = new URL(target);
-  if (targetUrl.protocol === 'https:') {
-    await page.route(
-      (url) => url.origin === targetUrl.origin,
-      (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'redirect captured' }),
-    );
-  }
-  return new Promise((resolve) => {
+  // Listening starts now, before any await: a navigation already under way cannot slip past it.
+  const redirected = new Promise<URL>((resolve) => {
     const onResponse = (response: Response) => {
       const location = response.headers().location;
       if (location === undefined) return;
@@ -98,6 +93,30 @@ export async function redirectTo(page: Page, target: string): Promise<URL> {
     };
     page.on('response', onResponse);
   });
+  if (targetUrl.protocol !== 'https:') return redirected;
+  return page
+    .route(
+      (url) => url.origin === targetUrl.origin,
+      (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'redirect captured' }),
+    )
+    .then(() => redirected);
+}
+
+/** What the page's requests got, in order, with the time each answer came: for a failure's message. */
+export function navigationTrail(page: Page): string[] {
+  const started = performance.now();
+  const trail: string[] = [];
+  const at = () => `${Math.round(performance.now() - started)} ms`;
+  page.on('response', (response) => {
+    const location = response.headers().location;
+    trail.push(
+      `${at()}: ${response.status()} ${response.url()}${location === undefined ? '' : ` -> ${location}`}`,
+    );
+  });
+  page.on('requestfailed', (request) =>
+    trail.push(`${at()}: failed ${request.url()}: ${request.failure()?.errorText}`),
+  );
+  return trail;
 }
 
 export interface Person {
