@@ -8,9 +8,9 @@ import {
   authorizeInBrowser,
   completeAuthorization,
   describeWithBrowser,
-  redirectTo,
   signIn,
   useBrowser,
+  watchRedirect,
 } from '../support/browser.js';
 import { accountUsageAnswer, callToolRaw } from '../support/mcp-client.js';
 import {
@@ -421,9 +421,9 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
 
       // In the browser too: the page shown is ours, and it names the problem.
       const page = await browser.newPage();
-      const evil = redirectTo(page, 'https://evil.example/');
+      const evil = await watchRedirect(page, 'https://evil.example/');
       let redirectedToEvil = false;
-      void evil.then(() => {
+      void evil.url.then(() => {
         redirectedToEvil = true;
       });
       await page.goto(
@@ -439,7 +439,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
       const { person } = await createPerson(server.services);
       const page = await browser.newPage();
       const client = await registerLoopbackClient('Honest client');
-      const arrived = redirectTo(page, listener.redirectUri);
+      const arrived = await watchRedirect(page, listener.redirectUri);
       // A return_to, a redirect or a next parameter on the sign-in form must not steer where the code goes.
       const url = authorizationFor(client.client_id);
       await page.goto(url.href);
@@ -453,7 +453,7 @@ describeWithBrowser('OAuth in a real browser (Chromium)', () => {
           form.appendChild(input);
         }
       }`);
-      const redirect = await completeAuthorization(page, person, arrived);
+      const redirect = await completeAuthorization(page, person, arrived.url);
       await listener.nextRedirect();
       expect(redirect.origin + redirect.pathname).toBe(listener.redirectUri);
     });

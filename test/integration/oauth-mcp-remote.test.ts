@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { completeAuthorization, describeWithBrowser, redirectTo, useBrowser } from '../support/browser.js';
+import { completeAuthorization, describeWithBrowser, useBrowser, watchRedirect } from '../support/browser.js';
 import { type BrowserShim, installBrowserShim, retryLoopbackCallback } from '../support/browser-shim.js';
 import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
 import type { TestServer } from '../support/test-server.js';
@@ -74,9 +74,9 @@ describeWithBrowser('mcp-remote end to end', () => {
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
 
     await retryLoopbackCallback(page, redirectUri);
-    const redirected = redirectTo(page, redirectUri);
+    const redirect = await watchRedirect(page, redirectUri);
     await page.goto(authorizationUrl.href);
-    const callback = await completeAuthorization(page, person, redirected);
+    const callback = await completeAuthorization(page, person, redirect.url);
     expect(callback.searchParams.get('code')).toBeTruthy();
     await connected;
 

@@ -9,9 +9,9 @@ import {
   describeWithBrowser,
   navigationTrail,
   type Person,
-  redirectTo,
   signIn,
   useBrowser,
+  watchRedirect,
 } from '../support/browser.js';
 import { accountUsageAnswer } from '../support/mcp-client.js';
 import {
@@ -104,36 +104,25 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
   /**
    * Opens an authorization for `client` in a new tab of `page`'s browser and tells what came of it:
    * a code sent to the app straight away (the browser is still signed in), or the sign-in page,
-   * which stays open in `tab`.
+   * which stays open in `tab` (`redirect` then resolves once the authorization goes on to the app).
    */
   async function authorizationOutcome(
     page: Page,
     client: RegisteredClient,
     pkce = pkcePair(),
-  ): Promise<{ outcome: 'code' | 'sign-in'; tab: Page; trail: string }> {
+  ): Promise<{ outcome: 'code' | 'sign-in'; tab: Page; trail: string; redirect: Promise<URL> }> {
     const tab = await newTab(page);
     const trail = navigationTrail(tab);
-    let redirect: URL | undefined;
-    const codeSent = (url: URL) => {
-      redirect ??= url;
-      return 'code' as const;
-    };
-    // The app's address is answered with a blank page (redirectTo). The redirect to it is seen as it
-    // passes, or else as the address the tab ends on.
-    const redirected = redirectTo(tab, WEB_REDIRECT).then(codeSent);
-    const arrived = tab
-      .waitForURL((url) => url.href.startsWith(WEB_REDIRECT))
-      .then(() => codeSent(new URL(tab.url())));
+    const redirect = await watchRedirect(tab, WEB_REDIRECT);
     const response = await tab.goto(authorizationFor(client, pkce).href).catch(() => null);
     const outcome = await Promise.race([
-      redirected,
-      arrived,
+      redirect.url.then(() => 'code' as const),
       tab
         .getByLabel(/password/i)
         .waitFor()
         .then(() => 'sign-in' as const),
     ]).catch(async (error: Error) => {
-      // None within the browser's timeout: say what the tab shows instead, and what it went through.
+      // Neither within the browser's timeout: say what the tab shows instead, and what it went through.
       const shown = await tab
         .locator('body')
         .innerText({ timeout: 1_000 })
@@ -143,8 +132,9 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
       );
     });
     if (response !== null) expect(response.status()).toBeLessThan(500);
-    if (outcome === 'code') expect(redirect?.searchParams.get('code'), trail.join('\n')).toBeTruthy();
-    return { outcome, tab, trail: trail.join('\n') };
+    if (outcome === 'code')
+      expect((await redirect.url).searchParams.get('code'), trail.join('\n')).toBeTruthy();
+    return { outcome, tab, trail: trail.join('\n'), redirect: redirect.url };
   }
 
   async function expectOutcome(
@@ -208,7 +198,7 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
 
     const client = await registerWebApp('Second app');
     const pkce = pkcePair();
-    const arrived = redirectTo(page, WEB_REDIRECT);
+    const arrived = await watchRedirect(page, WEB_REDIRECT);
     await page.goto(authorizationFor(client, pkce, 'state-not-you').href);
     const notYou = page.getByRole('button', { name: /not you/i });
     await notYou.waitFor();
@@ -220,7 +210,7 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
     await page.getByRole('button', { name: /allow/i }).waitFor();
     expect(await page.locator('main').innerText()).toContain(second.person.email);
     await answerConsent(page, 'approve');
-    const redirect = await arrived;
+    const redirect = await arrived.url;
     expect(redirect.searchParams.get('state')).toBe('state-not-you');
     const tokens = await tokensFor(client, redirect, pkce);
     expect(jwtClaims(tokens.access_token).sub).toBe(second.user._id);
@@ -269,10 +259,10 @@ describeWithBrowser('Signing out ends every sign-in of the browser (Chromium)', 
       else await server.services.users.delete(gone.user._id);
 
       const pkce = pkcePair();
-      const { outcome, tab, trail } = await authorizationOutcome(page, client, pkce);
+      const { outcome, tab, trail, redirect: toApp } = await authorizationOutcome(page, client, pkce);
       expect(outcome, trail).toBe('sign-in');
       // Someone else signs in: the old session ends and the authorization goes on for them.
-      const redirect = await completeAuthorization(tab, other.person, redirectTo(tab, WEB_REDIRECT));
+      const redirect = await completeAuthorization(tab, other.person, toApp);
       const tokens = await tokensFor(client, redirect, pkce);
       expect(jwtClaims(tokens.access_token).sub).toBe(other.user._id);
     }

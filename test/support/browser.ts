@@ -74,32 +74,39 @@ export function useBrowser(): TestBrowser {
   };
 }
 
+/** A redirect being watched for: `url` resolves with the first that starts with the target. */
+export interface RedirectWatch {
+  url: Promise<URL>;
+}
+
 /**
- * The first redirect (a 3xx `Location`) the page is sent to that starts with `target`, whatever its
+ * Watches `page` for the first redirect (a 3xx `Location`) that starts with `target`, whatever its
  * scheme: `https://claude.ai/...` and `cursor://...` are never followed for real here, so https
  * targets are answered with a blank page and private-use schemes left for the browser to drop.
+ * Resolves once the browser answers them: start navigating only then, or the redirect can reach
+ * the real network first (a name that does not resolve, and a failed navigation).
  */
-export function redirectTo(page: Page, target: string): Promise<URL> {
+export async function watchRedirect(page: Page, target: string): Promise<RedirectWatch> {
   const targetUrl = new URL(target);
-  // Listening starts now, before any await: a navigation already under way cannot slip past it.
-  const redirected = new Promise<URL>((resolve) => {
+  // Listening starts before any await, so no response can pass between the two.
+  const url = new Promise<URL>((resolve) => {
     const onResponse = (response: Response) => {
       const location = response.headers().location;
       if (location === undefined) return;
-      const url = new URL(location, response.url());
-      if (!url.href.startsWith(target)) return;
+      const redirect = new URL(location, response.url());
+      if (!redirect.href.startsWith(target)) return;
       page.off('response', onResponse);
-      resolve(url);
+      resolve(redirect);
     };
     page.on('response', onResponse);
   });
-  if (targetUrl.protocol !== 'https:') return redirected;
-  return page
-    .route(
-      (url) => url.origin === targetUrl.origin,
+  if (targetUrl.protocol === 'https:') {
+    await page.route(
+      (address) => address.origin === targetUrl.origin,
       (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'redirect captured' }),
-    )
-    .then(() => redirected);
+    );
+  }
+  return { url };
 }
 
 /** What the page's requests got, in order, with the time each answer came: for a failure's message. */
@@ -198,7 +205,7 @@ export async function authorizeInBrowser(
   person: Person,
   redirectUri: string,
 ): Promise<URL> {
-  const redirected = redirectTo(page, redirectUri);
+  const redirect = await watchRedirect(page, redirectUri);
   await page.goto(String(authorizationUrl));
-  return completeAuthorization(page, person, redirected);
+  return completeAuthorization(page, person, redirect.url);
 }
