@@ -14,10 +14,11 @@ import {
   SERVER_NAME,
   type SetupText,
 } from '../../scripts/clients/setups.js';
+import { examplesPython, PYTHON_REQUIREMENTS } from '../../scripts/python-env.js';
 import { tools } from '../../src/tools/registry.js';
 import { discover } from '../support/oauth-flow.js';
 import { startOAuthTestServer } from '../support/oauth-server.js';
-import { examplesPython, PYTHON_REQUIREMENTS, runPython } from '../support/python.js';
+import { runPython } from '../support/python.js';
 import type { Json } from '../support/seeded-data.js';
 import { createAccountWithKey, type TestServer } from '../support/test-server.js';
 

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplesPython, PYTHON_EXAMPLES_DIR } from '../../scripts/python-env.js';
 import { tools } from '../../src/tools/registry.js';
-import { examplesPython, PYTHON_EXAMPLES_DIR, type PythonRun, runPython } from '../support/python.js';
+import { type PythonRun, runPython } from '../support/python.js';
 import { callOk, connectSeededClient, type Json, startSeededServer } from '../support/seeded-data.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
 
