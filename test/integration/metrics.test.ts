@@ -47,11 +47,17 @@ describe('Prometheus metrics', () => {
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     // The loop's lag without the 100 ms sampling interval: a server with nothing to do reads near
-    // zero, where prom-client's own figures read the interval, 0.1 s (docs/observability.md).
-    const lag = await scrape(metricsUrl);
-    for (const figure of ['min', 'p50', 'mean']) {
-      expect(lag.value(`nodejs_eventloop_lag_${figure}_seconds`), figure).toBeLessThan(0.05);
-    }
+    // zero, where prom-client's own figures read the interval, 0.1 s, or more (docs/observability.md).
+    // Each scrape covers the samples since the one before; beside other test files every sample of
+    // one window may have waited for a core, so scrapes go on until one window had the loop free.
+    const worstLag = async () => {
+      const lag = await scrape(metricsUrl);
+      const figure = (name: string) => lag.value(`nodejs_eventloop_lag_${name}_seconds`);
+      // Before the monitor's first sample every figure reads 0, which proves nothing.
+      if (figure('max') === 0) return Number.POSITIVE_INFINITY;
+      return Math.max(figure('min'), figure('p50'), figure('mean'));
+    };
+    await expect.poll(worstLag, { timeout: 15_000, interval: 250 }).toBeLessThan(0.05);
 
     expect((await fetch(`${server.root}/metrics`)).status).toBe(404);
     expect((await fetch(new URL('/', metricsUrl))).status).toBe(404);
