@@ -32,6 +32,7 @@ import {
 } from '../stores/feed-indices.js';
 import { aggregateLeads, countOpenRoles, readRollupMeta, writeRollupMeta } from '../stores/rollup-index.js';
 import { ensureIndices, publishIndices } from '../stores/search-indices.js';
+import { allDone, twoAtATime } from './two-at-a-time.js';
 
 /**
  * Keeps the roll-ups (src/feed/rollups.ts, docs/decisions/rollups.md) in step with the leads the
@@ -506,7 +507,12 @@ class RollupChanges {
   }
 }
 
-/** Applies `changes` to the stored roll-ups of `leads`, in place, and marks them ready again. */
+/**
+ * Applies `changes` to the stored roll-ups of `leads`, in place, and marks them ready again. The
+ * cells (with the recounts they need) and the companies are different documents, so they are
+ * done side by side, each two requests at a time: Elasticsearch answers on both of its cores while
+ * this process reads or writes.
+ */
 async function applyChanges(
   run: RollupRun,
   leads: string,
@@ -521,20 +527,24 @@ async function applyChanges(
     if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
     documents += items.length;
   };
-  const recount: Array<[string, CellKey]> = [];
-  for (const chunk of chunks([...changes.cells], READ_BATCH)) {
-    const { items, unknown } = await changedCells(run, rollups, chunk);
-    await write(items);
-    recount.push(...unknown);
-  }
-  if (recount.length > 0) {
+  const cells = async () => {
+    const recount: Array<[string, CellKey]> = [];
+    await twoAtATime(chunks([...changes.cells], READ_BATCH), async (chunk) => {
+      const { items, unknown } = await changedCells(run, rollups, chunk);
+      await write(items);
+      recount.push(...unknown);
+    });
+    if (recount.length === 0) return;
     await refreshIndex(run.client, leads);
-    for (const chunk of chunks(recount, CELLS_PER_REQUEST))
-      await write(await recountCells(run, leads, chunk));
-  }
-  for (const chunk of chunks([...changes.companies.values()], READ_BATCH)) {
-    await write(await changedCompanies(run, rollups, chunk));
-  }
+    await twoAtATime(chunks(recount, CELLS_PER_REQUEST), async (chunk) =>
+      write(await recountCells(run, leads, chunk)),
+    );
+  };
+  const companies = () =>
+    twoAtATime(chunks([...changes.companies.values()], READ_BATCH), async (chunk) =>
+      write(await changedCompanies(run, rollups, chunk)),
+    );
+  await allDone([cells(), companies()]);
   await refreshIndex(run.client, rollups);
   await writeRollupMeta(run.client, rollups, { leads_index: leads, state: 'ready' });
   return { documents, seconds: (performance.now() - startedAt) / 1000, how: 'changed' };
