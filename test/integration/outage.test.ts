@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STALE_CLAIM_MS } from '../../src/billing/enrich.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { QUOTA_KEYS, type QuotaKey } from '../../src/plans.js';
@@ -103,12 +104,22 @@ async function charges(accountId: string) {
 }
 
 /**
- * What the account ends up charged once a failed call's refunds have landed: a call answers at its
- * deadline (BACKEND_TIMEOUT_MS, plus a moment for its refunds), and a refund slowed by the outage
- * lands after the answer, from the disk-backed queue (docs/search-semantics.md, "Metering").
+ * Expects what the account ends up charged once a failed call's refunds have landed: a call answers
+ * at its deadline (BACKEND_TIMEOUT_MS, plus a moment for its refunds), and a refund slowed by the
+ * outage lands after the answer, from the disk-backed queue (docs/search-semantics.md, "Metering").
+ * On failure the servers' log lines about the account come with it: a late refund from a lost one.
  */
-const settledCharges = (accountId: string) =>
-  expect.poll(() => charges(accountId), { interval: 50, timeout: 10_000 });
+async function expectSettledCharges(accountId: string, expected: unknown): Promise<void> {
+  try {
+    await expect.poll(() => charges(accountId), { interval: 50, timeout: 10_000 }).toEqual(expected);
+  } catch (error) {
+    const logged = readFileSync(inject('runLogFile'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(accountId) || line.includes('restarting the MongoDB client'));
+    (error as Error).message += `\nWhat the servers logged about ${accountId}:\n${logged.join('\n')}`;
+    throw error;
+  }
+}
 
 const NOTHING_CHARGED = {
   lead_explores: 0,
@@ -260,7 +271,7 @@ describe('outages through the real tools', () => {
     const failed = await call(key, tool, args);
     expect(fault.fired).toBe(times);
     expect(toolError(failed)).toMatchObject(UNAVAILABLE);
-    await settledCharges(accountId).toEqual(NOTHING_CHARGED);
+    await expectSettledCharges(accountId, NOTHING_CHARGED);
     await servesAgain(() => call(key, tool, args));
   });
 
@@ -285,7 +296,7 @@ describe('outages through the real tools', () => {
     const failed = await call(key, tool, args);
     expect(fault.fired).toBe(1);
     expect(toolError(failed)).toMatchObject(UNAVAILABLE);
-    await settledCharges(accountId).toEqual(before);
+    await expectSettledCharges(accountId, before);
   });
 
   // MongoDB goes away for good after the charge, so the call's refund cannot reach it either: the
@@ -352,7 +363,7 @@ describe('enrich_lead when MongoDB fails between the steps of its charge', () =>
     // Only an unlock recorded before its answer was lost stays, free: nothing was paid for it.
     const recorded = step === 'recording the unlock' && lose === 'reply';
     const unlocks = recorded ? [...before.unlocks, { lead_id: lead.id, state: 'done' }] : before.unlocks;
-    await settledCharges(accountId).toEqual({ ...before, unlocks: sortedByLead(unlocks) });
+    await expectSettledCharges(accountId, { ...before, unlocks: sortedByLead(unlocks) });
 
     const retried = await enrich(key, lead.id);
     expect(retried.structuredContent).toMatchObject(
@@ -430,7 +441,7 @@ describe('a backend that accepts connections but never answers', { timeout: 15_0
       // The call answers at its own deadline; the client's request, sent a moment after the call
       // began, times out a moment later and closes its connection.
       await until(() => hole.abandonedConnections > 0, { what: 'the server to hang up on the black hole' });
-      await settledCharges(accountId).toEqual(NOTHING_CHARGED);
+      await expectSettledCharges(accountId, NOTHING_CHARGED);
     } finally {
       await behind.proxies.restore();
     }
@@ -453,7 +464,7 @@ describe('a backend that accepts connections but never answers', { timeout: 15_0
     } finally {
       await behind.proxies.restore();
     }
-    await settledCharges(accountId).toEqual(NOTHING_CHARGED);
+    await expectSettledCharges(accountId, NOTHING_CHARGED);
     await servesAgain(() => callToolRaw(behind.server.url, key, 'search_leads', { page_size: 5 }));
   });
 });
