@@ -149,13 +149,16 @@ const SOCKET_ERROR_CODES = new Set([
 
 /**
  * The driver's errors for a command that got no connection in time (the wait queue), or lost its
- * pool or client as they were closed (a client restarted by `restartWhenDriverSticks`): the
- * driver exports no class for the first two, so they are known by name.
+ * pool, server or client as they were closed (a client restarted by `restartWhenDriverSticks`: a
+ * command still running on one of its connections gets MongoClientClosedError). The driver exports
+ * no class for the first two, so they are all known by name.
  */
 const NO_CONNECTION_ERROR_NAMES = new Set([
   'MongoWaitQueueTimeoutError',
   'MongoPoolClosedError',
   'MongoTopologyClosedError',
+  'MongoServerClosedError',
+  'MongoClientClosedError',
 ]);
 
 export function isMongoOutage(error: unknown): boolean {
