@@ -157,8 +157,13 @@ export async function addUpTo(
 ): Promise<{ added: number; used: number }> {
   const usedAfterAll = await addWithin(counters, id, want, ceiling, fieldsOnCreate, entry);
   if (usedAfterAll !== null) return { added: want, used: usedAfterAll };
+  // Only this charge's own list of cancellations is read, not every process's.
+  const charge = entry !== undefined && 'charge' in entry ? entry.charge : undefined;
   for (let attempt = 0; attempt < MAX_COMPARE_AND_SET_ATTEMPTS; attempt++) {
-    const current = await counters.findOne({ _id: id }, { projection: { used: 1, cancelled_charges: 1 } });
+    const current = await counters.findOne(
+      { _id: id },
+      { projection: { used: 1, ...(charge !== undefined && { [cancelledOf(charge)]: 1 }) } },
+    );
     if (current === null) {
       // The first addition of the day when `want` alone passes the ceiling: addWithin refused it
       // without creating the counter, and a compare-and-set never matches a missing document.
@@ -168,9 +173,7 @@ export async function addUpTo(
     const { used } = current;
     const added = Math.min(want, ceiling - used);
     const cancelled =
-      entry !== undefined &&
-      'charge' in entry &&
-      current.cancelled_charges?.[journalOf(entry.charge)]?.includes(entry.charge);
+      charge !== undefined && current.cancelled_charges?.[journalOf(charge)]?.includes(charge);
     if (added <= 0 || cancelled) return { added: 0, used };
     // Compare-and-set on the exact value read: a concurrent change makes this miss, and we re-read.
     const result = await counters.updateOne(
@@ -187,8 +190,8 @@ export async function addUpTo(
  * often it is retried: the addition is journalled in `charge_journals` in the same update, which
  * is conditional on that entry not being there yet, so a retry after an answer that was lost adds
  * nothing twice (while fewer than CHARGE_JOURNAL_LENGTH later charges of its journal were made).
- * Returns the new `used`. A counter that does not exist is created for a positive amount; there is nothing to take
- * a negative one from.
+ * Returns the new `used`. A counter that does not exist is created for a positive amount; there is
+ * nothing to take a negative one from.
  */
 export async function addUnboundedOnce(
   counters: Collection<CounterDoc>,
