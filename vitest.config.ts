@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that run by themselves, one after the other, after the rest: the chaos test asserts the
- * server's answer bound under load it makes itself, and the outage tests race their 1 s backend
- * deadlines against proxies they restore (an undo still waiting for its server when the proxy
- * comes back lands, where the test needs it to have failed); neither should share the machine.
+ * Files that run after the rest, side by side: the chaos test asserts the server's answer bound
+ * under load it makes itself, and the outage tests race their 1 s backend deadlines against
+ * proxies they restore (an undo still waiting for its server when the proxy comes back lands,
+ * where the test needs it to have failed). Beside the other files, which keep both cores busy,
+ * either can miss its timing; beside each other they leave more than half the machine idle.
  */
 const RUN_ALONE = ['test/integration/chaos.test.ts', 'test/integration/outage.test.ts'];
 
@@ -67,7 +68,7 @@ export default defineConfig({
           ...integration,
           name: 'integration-alone',
           include: RUN_ALONE,
-          fileParallelism: false,
+          maxWorkers: RUN_ALONE.length,
           sequence: { groupOrder: 2 },
         },
       },
