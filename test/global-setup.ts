@@ -11,6 +11,7 @@ import { readStackUrls, type StackUrls } from '../scripts/stack/state.js';
 import { elasticsearchImage, stackVersions } from '../scripts/stack/versions.js';
 import { buildViews } from '../scripts/views/build-views.js';
 import type { TestBackends } from './support/backends.js';
+import { compileSources } from './support/compiled-sources.js';
 import { credentialsInLog } from './support/log-scan.js';
 import { seedTestData } from './support/seeded-data.js';
 
@@ -187,6 +188,7 @@ async function startRun(): Promise<Run> {
     mongoDb: `test_${runId}`,
     serverSecret: randomBytes(48).toString('base64'),
     pendingRefundsDir: mkdtempSync(path.join(tmpdir(), 'hiring-leads-refunds-')),
+    compiledSources: path.resolve('.cache', `test-sources-${runId}`),
   };
   console.log(
     `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +
@@ -196,6 +198,7 @@ async function startRun(): Promise<Run> {
   const teardown = async () => {
     try {
       rmSync(backends.pendingRefundsDir, { recursive: true, force: true });
+      rmSync(backends.compiledSources, { recursive: true, force: true });
       await removeRunData(backends);
     } finally {
       await provisioned.release();
@@ -203,6 +206,7 @@ async function startRun(): Promise<Run> {
     }
   };
   try {
+    await compileSources(process.cwd(), backends.compiledSources);
     await seedTestData(backends);
   } catch (error) {
     await teardown();

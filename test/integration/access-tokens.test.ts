@@ -7,7 +7,7 @@ import type { Scope } from '../../src/auth/scopes.js';
 import { listGrants, revokeGrant } from '../../src/oauth/grants.js';
 import { tools } from '../../src/tools/registry.js';
 import { accessTokenFor, createUser, signedInUser } from '../support/access-tokens.js';
-import { testEnv } from '../support/backends.js';
+import { compiledServerCommand, testEnv } from '../support/backends.js';
 import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
 import {
   createAccountWithKey,
@@ -236,11 +236,11 @@ describe('access tokens', () => {
   });
 });
 
-/** The server from its sources (as `npm run start:stack` runs it) as its own process with the run's settings and `env` on top; resolves when it exits or logs "listening". */
+/** The server (the run's compiled sources) as its own process with the run's settings and `env` on top; resolves when it exits or logs "listening". */
 function startServerProcess(
   env: Record<string, string | undefined>,
 ): Promise<{ exitCode: number | null; log: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, compiledServerCommand().nodeArguments, {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...testEnv(), PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

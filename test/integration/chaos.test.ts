@@ -7,7 +7,7 @@ import { isoDate } from '../../src/domain/calendar.js';
 import { type CounterDoc, parseChargeEntry } from '../../src/stores/bounded-counter.js';
 import { type ServerProcess, startServerProcess } from '../fuzz/server-process.js';
 import { type BackendProxies, openDirectServices, startBackendProxies } from '../support/backend-proxies.js';
-import { testEnv } from '../support/backends.js';
+import { compiledServerCommand, testEnv } from '../support/backends.js';
 import { postRaw, toolCallRequest } from '../support/mcp-client.js';
 import type { TestServices } from '../support/test-server.js';
 import { createAccountWithKey } from '../support/test-server.js';
@@ -62,14 +62,17 @@ const keys = {} as Record<AccountName, { key: string; accountId: string }>;
 
 /** A server process reaching the backends through `proxy`, writing its owed refunds into `refundsDir`. */
 function startServer(proxy: BackendProxies): Promise<ServerProcess> {
-  return startServerProcess({
-    ...testEnv(),
-    ...proxy.config,
-    BACKEND_TIMEOUT_MS: String(BACKEND_TIMEOUT_MS),
-    PENDING_REFUNDS_DIR: refundsDir,
-    // Each call's line and each refund's, for the report of a charge check that fails.
-    LOG_LEVEL: 'info',
-  });
+  return startServerProcess(
+    {
+      ...testEnv(),
+      ...proxy.config,
+      BACKEND_TIMEOUT_MS: String(BACKEND_TIMEOUT_MS),
+      PENDING_REFUNDS_DIR: refundsDir,
+      // Each call's line and each refund's, for the report of a charge check that fails.
+      LOG_LEVEL: 'info',
+    },
+    compiledServerCommand(),
+  );
 }
 
 beforeAll(async () => {

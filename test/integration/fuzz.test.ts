@@ -37,7 +37,7 @@ import {
   poisonedArguments,
   type ToolSchema,
 } from '../fuzz/tool-arguments.js';
-import { testConfig, testEnv } from '../support/backends.js';
+import { compiledServerCommand, testConfig, testEnv } from '../support/backends.js';
 import { runLog } from '../support/run-log.js';
 import { seededLeads } from '../support/seeded-data.js';
 import { createAccountWithKey } from '../support/test-server.js';
@@ -271,15 +271,18 @@ function isSameUsage(a: Record<string, number>, b: Record<string, number>): bool
 
 beforeAll(async () => {
   const env = testEnv();
-  server = await startServerProcess({
-    ...env,
-    // The failed-auth limiter has tests of its own; here it would turn bearer-token cases into 429s.
-    UNAUTHENTICATED_CALLS_PER_MINUTE: '100000000',
-    // A bounded heap, as in a container with a memory limit: V8 then collects before it grows, so
-    // resident memory says whether anything is kept (a leak ends in an out-of-memory crash) rather
-    // than how much each Node release lets garbage pile up first (Node 24 far more than Node 20).
-    NODE_OPTIONS: `--max-old-space-size=${MAX_OLD_SPACE_MIB}`,
-  });
+  server = await startServerProcess(
+    {
+      ...env,
+      // The failed-auth limiter has tests of its own; here it would turn bearer-token cases into 429s.
+      UNAUTHENTICATED_CALLS_PER_MINUTE: '100000000',
+      // A bounded heap, as in a container with a memory limit: V8 then collects before it grows, so
+      // resident memory says whether anything is kept (a leak ends in an out-of-memory crash) rather
+      // than how much each Node release lets garbage pile up first (Node 24 far more than Node 20).
+      NODE_OPTIONS: `--max-old-space-size=${MAX_OLD_SPACE_MIB}`,
+    },
+    compiledServerCommand(),
+  );
   const config = testConfig();
   const mongo = await connectMongo(config);
   const elasticsearch = createElasticsearchClient(config);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minuteWindowStart, secondsToNextMinute } from '../../src/domain/calendar.js';
 import type { LeadDoc } from '../../src/domain/documents.js';
 import { tools } from '../../src/tools/registry.js';
-import { testEnv } from '../support/backends.js';
+import { compiledServerCommand, testEnv } from '../support/backends.js';
 import { callToolRaw, toolError } from '../support/mcp-client.js';
 import { seededLeads } from '../support/seeded-data.js';
 import { createAccountWithKey, startTestServer, type TestServer } from '../support/test-server.js';
@@ -19,10 +19,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The server from its sources (as `npm run start:stack` runs it) as a separate process over this run's backends; resolves once it listens. */
+/** The server (the run's compiled sources) as a separate process over this run's backends; resolves once it listens. */
 async function startServerProcess(): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, compiledServerCommand().nodeArguments, {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

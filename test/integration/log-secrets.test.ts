@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../fuzz/server-process.js';
 import { openDirectServices } from '../support/backend-proxies.js';
-import { testBackends, testEnv } from '../support/backends.js';
+import { compiledServerCommand, testBackends, testEnv } from '../support/backends.js';
 import { credentialsInLog } from '../support/log-scan.js';
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
 import {
@@ -50,7 +50,10 @@ describe('the server’s log', () => {
   let sessionAccountIds: string[];
 
   beforeAll(async () => {
-    server = await startServerProcess({ ...testEnv(), LOG_LEVEL: 'debug', METRICS_PORT: '0' });
+    server = await startServerProcess(
+      { ...testEnv(), LOG_LEVEL: 'debug', METRICS_PORT: '0' },
+      compiledServerCommand(),
+    );
     const mcpUrl = `${server.baseUrl}/mcp`;
     const direct = await openDirectServices();
     try {

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { type Config, parseConfig } from '../../src/config.js';
+import { compiledScript } from './compiled-sources.js';
 
 /** The servers of this test run and the names that keep its data apart from everything else. */
 export interface TestBackends {
@@ -13,6 +14,8 @@ export interface TestBackends {
   serverSecret: string;
   /** The run's PENDING_REFUNDS_DIR: a temporary folder, removed at teardown. */
   pendingRefundsDir: string;
+  /** The run's sources compiled to JavaScript, which spawned processes run (test/support/compiled-sources.ts); removed at teardown. */
+  compiledSources: string;
 }
 
 declare module 'vitest' {
@@ -44,6 +47,14 @@ export function testEnv(): Record<string, string> {
     INDEX_PREFIX: backends.indexPrefix,
     SERVER_SECRET: backends.serverSecret,
     PENDING_REFUNDS_DIR: backends.pendingRefundsDir,
+  };
+}
+
+/** How a test starts the server as its own process: node on the run's compiled `src/main.ts`. */
+export function compiledServerCommand(): { nodeArguments: string[]; cwd: string } {
+  return {
+    nodeArguments: [compiledScript(testBackends().compiledSources, 'src/main.ts')],
+    cwd: process.cwd(),
   };
 }
 

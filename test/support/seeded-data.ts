@@ -8,6 +8,7 @@ import { createElasticsearchClient, indexNames } from '../../src/stores/elastics
 import { deleteIndices, ensureIndices } from '../../src/stores/search-indices.js';
 import { tools } from '../../src/tools/registry.js';
 import { type TestBackends, testBackends } from './backends.js';
+import { compiledScript } from './compiled-sources.js';
 import { connectClient, toolError } from './mcp-client.js';
 import { createAccountWithKey, startTestServer, type TestServer } from './test-server.js';
 
@@ -37,8 +38,8 @@ export interface CommandResult {
 
 /**
  * Runs a command line script (`seed/cli.ts`, `src/ingest/cli.ts`) the way a user does, as a child
- * process against the given backends. Not the whole of process.env: vitest adds Vite's BASE_URL
- * ("/"), which the config rejects.
+ * process against the given backends, from the run's compiled sources. Not the whole of
+ * process.env: vitest adds Vite's BASE_URL ("/"), which the config rejects.
  */
 export async function runScript(
   backends: TestBackends,
@@ -46,17 +47,21 @@ export async function runScript(
   flags: string[],
 ): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', script, ...flags], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ELASTICSEARCH_URL: backends.elasticsearchUrl,
-        MONGODB_URI: backends.mongodbUri,
-        MONGODB_DB: backends.mongoDb,
-        LOG_LEVEL: 'warn',
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [compiledScript(backends.compiledSources, script), ...flags],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ELASTICSEARCH_URL: backends.elasticsearchUrl,
+          MONGODB_URI: backends.mongodbUri,
+          MONGODB_DB: backends.mongoDb,
+          LOG_LEVEL: 'warn',
+        },
+        timeout: 180_000,
       },
-      timeout: 180_000,
-    });
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
