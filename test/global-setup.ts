@@ -6,7 +6,7 @@ import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainer
 import type { TestProject } from 'vitest/node';
 import { stackDown, stackUp, useDocker } from '../scripts/stack/commands.js';
 import { elasticsearchHealthy, mongoAnswers } from '../scripts/stack/health.js';
-import { stackSettings } from '../scripts/stack/settings.js';
+import { jitOptions, stackSettings } from '../scripts/stack/settings.js';
 import { readStackUrls, type StackUrls } from '../scripts/stack/state.js';
 import { elasticsearchImage, stackVersions } from '../scripts/stack/versions.js';
 import { buildViews } from '../scripts/views/build-views.js';
@@ -43,19 +43,21 @@ async function provision(): Promise<Provisioned> {
   ) {
     return { urls: running, source: 'running stack', release: async () => {} };
   }
-  if (await useDocker(stackSettings())) return startContainers();
-  const state = await stackUp();
+  // A stack started here lives for this run only: its JVMs compile quickly (docs/stack.md, STACK_JIT).
+  const env = { ...process.env, STACK_JIT: process.env.STACK_JIT || 'quick' };
+  if (await useDocker(stackSettings(env))) return startContainers(env);
+  const state = await stackUp(env);
   return { urls: state, source: `stack:up (${state.mode})`, release: () => stackDown() };
 }
 
-async function startContainers(): Promise<Provisioned> {
+async function startContainers(env: NodeJS.ProcessEnv): Promise<Provisioned> {
   const [elasticsearch, mongo] = await Promise.all([
     new GenericContainer(elasticsearchImage())
       .withEnvironment({
         'discovery.type': 'single-node',
         'xpack.security.enabled': 'false',
         'cluster.routing.allocation.disk.threshold_enabled': 'false',
-        ES_JAVA_OPTS: '-Xms1g -Xmx1g',
+        ES_JAVA_OPTS: ['-Xms1g', '-Xmx1g', ...jitOptions(stackSettings(env))].join(' '),
       })
       .withExposedPorts(9200)
       .withWaitStrategy(Wait.forHttp('/_cluster/health', 9200).forStatusCode(200))

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { StackError } from './errors.js';
 import { commandOnPath, run, runOrFail } from './processes.js';
-import { projectRoot, type StackSettings } from './settings.js';
+import { jitOptions, projectRoot, type StackSettings } from './settings.js';
 
 /** Whether a Docker engine answers (the CLI alone is not enough). */
 export async function dockerEngineAnswers(): Promise<boolean> {
@@ -19,6 +19,7 @@ function composeEnv(settings: StackSettings): NodeJS.ProcessEnv {
     ES_PORT: String(settings.esPort),
     MONGO_PORT: String(settings.mongoPort),
     ES_HEAP: settings.esHeap,
+    ES_JIT_OPTIONS: jitOptions(settings).join(' '),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   runOrFail,
   stopProcess,
 } from './processes.js';
-import type { StackSettings } from './settings.js';
+import { jitOptions, type StackSettings } from './settings.js';
 
 export interface ElasticsearchPaths {
   root: string;
@@ -138,10 +138,10 @@ export async function startElasticsearch(
   const env = {
     ...process.env,
     ES_JAVA_HOME: jdk.home,
-    ES_JAVA_OPTS: `-Xms${settings.esHeap} -Xmx${settings.esHeap}`,
+    ES_JAVA_OPTS: [`-Xms${settings.esHeap}`, `-Xmx${settings.esHeap}`, ...jitOptions(settings)].join(' '),
   };
   console.log(
-    `[stack] starting Elasticsearch on port ${settings.esPort} (Java ${jdk.major}, heap ${settings.esHeap})...`,
+    `[stack] starting Elasticsearch on port ${settings.esPort} (Java ${jdk.major}, heap ${settings.esHeap}, ${settings.jit} JIT)...`,
   );
   // `-d` returns once the node has started (or failed to), leaving the server JVM behind.
   const [command, ...args] = asRoot ? ['runuser', '-u', SERVICE_USER, '--', ...launch] : launch;

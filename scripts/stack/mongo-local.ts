@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Jdk } from './jdk.js';
 import { dependencyGoal } from './maven.js';
 import { isRunning, processesMatching, readPidFile, stopProcess } from './processes.js';
-import { projectRoot, type StackSettings } from './settings.js';
+import { jitOptions, projectRoot, type StackSettings } from './settings.js';
 
 const launcherDir = path.join(projectRoot, 'stack/mongo-launcher');
 
@@ -60,6 +60,7 @@ export function startMongo(paths: MongoPaths, settings: StackSettings, jdk: Jdk,
     path.join(jdk.home, 'bin/java'),
     [
       '-Xmx512m',
+      ...jitOptions(settings),
       '-cp',
       classpath,
       // A single-file source program: no compile step and nothing to build or cache.

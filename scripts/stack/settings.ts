@@ -15,6 +15,12 @@ export interface StackSettings {
   mongoPort: number;
   /** JVM heap for Elasticsearch, e.g. `2g` or `512m`. */
   esHeap: string;
+  /**
+   * `STACK_JIT`: `full` lets the JVMs compile hot code with both compilers, for a stack that lives
+   * long (the demo, the benchmark); `quick` stops at the first tier (C1), for a stack started for
+   * one test run: it reaches its speed with far less CPU, and peaks lower (docs/stack.md).
+   */
+  jit: 'full' | 'quick';
   /** `STACK_MODE`: `docker` or `local` skips the automatic choice (Docker when an engine answers). */
   forcedMode?: 'docker' | 'local';
 }
@@ -50,8 +56,20 @@ export function stackSettings(env: Env = process.env): StackSettings {
     esTransportPort: port(env, 'ES_TRANSPORT_PORT', esPort + 100),
     mongoPort: port(env, 'MONGO_PORT', 27017),
     esHeap: heap(env.ES_HEAP || '2g'),
+    jit: jit(env.STACK_JIT),
     ...forcedMode(env.STACK_MODE),
   };
+}
+
+function jit(raw: string | undefined): StackSettings['jit'] {
+  if (!raw) return 'full';
+  if (raw !== 'full' && raw !== 'quick') throw new StackError(`STACK_JIT=${raw} must be full or quick.`);
+  return raw;
+}
+
+/** The JVM options of `settings.jit`, for both Java servers of the stack. */
+export function jitOptions(settings: StackSettings): string[] {
+  return settings.jit === 'quick' ? ['-XX:TieredStopAtLevel=1'] : [];
 }
 
 function forcedMode(raw: string | undefined): Pick<StackSettings, 'forcedMode'> {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StackError } from '../../scripts/stack/errors.js';
-import { mongodbUriFor, othersCanEnter, projectRoot, stackSettings } from '../../scripts/stack/settings.js';
+import {
+  jitOptions,
+  mongodbUriFor,
+  othersCanEnter,
+  projectRoot,
+  stackSettings,
+} from '../../scripts/stack/settings.js';
 import { readStackUrls, writeStackState } from '../../scripts/stack/state.js';
 
 describe('stackSettings', () => {
@@ -17,6 +23,7 @@ describe('stackSettings', () => {
       esTransportPort: 9300,
       mongoPort: 27017,
       esHeap: '2g',
+      jit: 'full',
     });
   });
 
@@ -27,6 +34,7 @@ describe('stackSettings', () => {
       ES_HEAP: '512M',
       STACK_DIR: '/var/tmp/s',
       STACK_MODE: 'local',
+      STACK_JIT: 'quick',
     });
     expect(settings).toMatchObject({
       esPort: 9400,
@@ -35,8 +43,11 @@ describe('stackSettings', () => {
       esHeap: '512m',
       stackDir: '/var/tmp/s',
       forcedMode: 'local',
+      jit: 'quick',
     });
     expect(mongodbUriFor(settings)).toBe('mongodb://127.0.0.1:27100/?directConnection=true');
+    expect(jitOptions(settings)).toEqual(['-XX:TieredStopAtLevel=1']);
+    expect(jitOptions(stackSettings({}))).toEqual([]);
   });
 
   it('names the setting that is wrong', () => {
@@ -44,6 +55,7 @@ describe('stackSettings', () => {
     expect(() => stackSettings({ MONGO_PORT: '70000' })).toThrow(/MONGO_PORT/);
     expect(() => stackSettings({ ES_HEAP: 'lots' })).toThrow(/ES_HEAP/);
     expect(() => stackSettings({ STACK_MODE: 'kubernetes' })).toThrow(/STACK_MODE/);
+    expect(() => stackSettings({ STACK_JIT: 'fast' })).toThrow(/STACK_JIT/);
   });
 });
 
