@@ -409,18 +409,12 @@ async function writeGeneration(
   try {
     await prepareForBulk(run.client, index);
     let written = 0;
-    let batch: BulkItem[] = [];
-    const flush = async () => {
+    // Two batches at a time, each made as a request frees: two in memory, both of the cores busy.
+    await twoAtATime(chunks(documents, WRITE_BATCH), async (batch) => {
       const outcome = await writeBulk(run.client, index, batch);
       if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
       written += batch.length;
-      batch = [];
-    };
-    for (const item of documents) {
-      batch.push(item);
-      if (batch.length >= WRITE_BATCH) await flush();
-    }
-    if (batch.length > 0) await flush();
+    });
     await finishBulk(run.client, index, 'rollups');
     await writeRollupMeta(run.client, index, { leads_index: leads, state: 'ready' });
     await publishIndices(run.client, run.prefix, { rollups: index });
@@ -553,8 +547,17 @@ async function applyChanges(
 const READ_BATCH = 2000;
 const CELLS_PER_REQUEST = 200;
 
-function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+/** `items` in arrays of `size`, made as they are asked for: a lazy source stays lazy. */
+function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 /**
