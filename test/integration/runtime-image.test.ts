@@ -90,7 +90,9 @@ function runHealthcheck(port: number): Promise<number | null> {
 
 beforeAll(async () => {
   // The build stage's `npm run build`, in the checkout: its dist/ (git-ignored) is what the image copies.
-  await runProgram('npm', ['run', 'build'], { cwd: projectRoot, env: npmEnvironment() });
+  // `--noCheck` skips tsc's type check, which `npm run typecheck` makes: with `isolatedModules` and
+  // `verbatimModuleSyntax` the JavaScript emitted is the same byte for byte, for a third of the CPU.
+  await runProgram('npm', ['run', 'build', '--', '--noCheck'], { cwd: projectRoot, env: npmEnvironment() });
   imageRoot = mkdtempSync(path.join(os.tmpdir(), 'hiring-leads-image-'));
   await replayRuntimeStage();
   const [program, ...nodeArguments] = execForm(onlyInstruction(runtime, 'CMD').rest);
