@@ -1,20 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that run after the rest, side by side: the chaos test asserts the server's answer bound
- * under load it makes itself, and the outage tests race their 1 s backend deadlines against
- * proxies they restore (an undo still waiting for its server when the proxy comes back lands,
- * where the test needs it to have failed). Beside the other files, which keep both cores busy,
- * either can miss its timing; beside each other they leave more than half the machine idle.
+ * Files that assert time bounds: the chaos test the server's answer bound under load it makes
+ * itself, the outage tests their 1 s backend deadlines against proxies they restore (an undo still
+ * waiting for its server when the proxy comes back lands, where the test needs it to have failed).
+ * They run first, beside the others, whose workers and every process those start run at the lowest
+ * CPU priority (test/support/background-priority.ts): the bounds see a machine as free as when
+ * these files ran alone after the rest, which left more than half of it idle for about 20 s.
  */
-const RUN_ALONE = ['test/integration/chaos.test.ts', 'test/integration/outage.test.ts'];
+const TIMING_SENSITIVE = ['test/integration/chaos.test.ts', 'test/integration/outage.test.ts'];
 
 /**
- * Files at a time in the first group (the unit tests and the integration files but RUN_ALONE):
- * most of an integration file's time is spent waiting on the backends, the servers it started and
- * browsers, so three keep the machine's two cores busy. Projects of one group share this figure.
+ * Files at a time beside the timing-sensitive ones: most of an integration file's time is spent
+ * waiting on the backends, the servers it started and browsers, so three keep the machine's two
+ * cores busy. Projects of one group share one figure, so the timing-sensitive files' slots serve
+ * the others once those files are done.
  */
-const FILES_AT_A_TIME = 3;
+const FILES_AT_A_TIME = 1 + TIMING_SENSITIVE.length;
 
 /**
  * The workers' young generation at 32 MB a semi-space instead of V8's default: the tests allocate
@@ -22,6 +24,8 @@ const FILES_AT_A_TIME = 3;
  * a share of their CPU.
  */
 const WORKER_ARGUMENTS = ['--max-semi-space-size=32'];
+
+const BACKGROUND_PRIORITY = 'test/support/background-priority.ts';
 
 /** What both integration projects share; they share one provisioning too (test/global-setup.ts). */
 const integration = {
@@ -46,6 +50,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          setupFiles: [BACKGROUND_PRIORITY],
           // Pure tests that leave no state behind: the files share one module graph per worker,
           // so the gazetteer and vocabulary load once per worker, not once per file.
           isolate: false,
@@ -58,7 +63,8 @@ export default defineConfig({
         test: {
           ...integration,
           name: 'integration',
-          exclude: RUN_ALONE,
+          exclude: TIMING_SENSITIVE,
+          setupFiles: [BACKGROUND_PRIORITY],
           maxWorkers: FILES_AT_A_TIME,
           sequence: { groupOrder: 1 },
         },
@@ -66,10 +72,11 @@ export default defineConfig({
       {
         test: {
           ...integration,
-          name: 'integration-alone',
-          include: RUN_ALONE,
-          maxWorkers: RUN_ALONE.length,
-          sequence: { groupOrder: 2 },
+          // Named to sort first: vitest queues a group's files project by project, by name.
+          name: 'deadlines',
+          include: TIMING_SENSITIVE,
+          maxWorkers: FILES_AT_A_TIME,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
