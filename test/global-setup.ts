@@ -13,7 +13,7 @@ import { buildViews } from '../scripts/views/build-views.js';
 import type { TestBackends } from './support/backends.js';
 import { compileSources } from './support/compiled-sources.js';
 import { credentialsInLog } from './support/log-scan.js';
-import { seedTestData } from './support/seeded-data.js';
+import { seedTestData } from './support/seed-command.js';
 
 interface Provisioned {
   urls: StackUrls;

@@ -8,14 +8,13 @@ import { numberedRecords } from '../../src/ingest/lines.js';
 import { ingest as ingestRecords } from '../../src/ingest/load.js';
 import { indexNamesForVersion } from '../../src/stores/search-indices.js';
 import { testBackends } from '../support/backends.js';
+import { runScript, SEEDED } from '../support/seed-command.js';
 import {
   callError,
   callOk,
   connectSeededClient,
   openPrivateIndices,
   type PrivateIndices,
-  runScript,
-  SEEDED,
   startSeededServer,
 } from '../support/seeded-data.js';
 import type { TestServer } from '../support/test-server.js';

@@ -22,13 +22,13 @@ import { liveIndex, scanDocuments } from '../../src/stores/feed-indices.js';
 import { readRollupMeta, writeRollupMeta } from '../../src/stores/rollup-index.js';
 import { SearchIndexStore } from '../../src/stores/search-index.js';
 import { rankCompanies } from '../../src/tools/search-companies.js';
+import { SEEDED } from '../support/seed-command.js';
 import {
   allLeads,
   openNonAgencyLeads,
   openPrivateIndices,
   openSeededIndex,
   type PrivateIndices,
-  SEEDED,
   SEEDED_NOW,
   type SeededIndex,
   seededDaysAgo,

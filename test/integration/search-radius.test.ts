@@ -5,13 +5,13 @@ import type { GeoPoint, LeadDoc } from '../../src/domain/documents.js';
 import { deriveLead } from '../../src/feed/derive.js';
 import { leadRecord } from '../../src/feed/records.js';
 import { distanceKm, findCity, locationDoc } from '../../src/reference/gazetteer.js';
+import { SEEDED } from '../support/seed-command.js';
 import {
   callOk,
   connectSeededClient,
   type Json,
   openPrivateIndices,
   type PrivateIndices,
-  SEEDED,
   startSeededServer,
 } from '../support/seeded-data.js';
 import type { TestServer } from '../support/test-server.js';

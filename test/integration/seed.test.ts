@@ -11,7 +11,7 @@ import {
   publishIndices,
 } from '../../src/stores/search-indices.js';
 import { testBackends } from '../support/backends.js';
-import { runSeedCommand } from '../support/seeded-data.js';
+import { runSeedCommand } from '../support/seed-command.js';
 
 const SIZES = { leads: 3000, companies: 300, signals: 500 };
 
