@@ -26,12 +26,15 @@ const FILES_AT_A_TIME = 1 + TIMING_SENSITIVE.length;
 const WORKER_ARGUMENTS = ['--max-semi-space-size=32'];
 
 const BACKGROUND_PRIORITY = 'test/support/background-priority.ts';
+/** Waits for the run's seed, which the global setup starts without waiting for it. */
+const AWAIT_SEED = 'test/support/await-seed.ts';
 
 /** What both integration projects share; they share one provisioning too (test/global-setup.ts). */
 const integration = {
   include: ['test/integration/**/*.test.ts'],
   // Provisions Elasticsearch and MongoDB once per run (only when integration tests are selected).
   globalSetup: ['test/global-setup.ts'],
+  setupFiles: [AWAIT_SEED],
   // The files share one module graph per worker, as the unit tests do: loading the server's
   // modules (the SDK, oidc-provider) again for every file cost more than the tests themselves.
   // Nothing of the server is process-wide: each test server has its own stores, metrics registry
@@ -64,7 +67,7 @@ export default defineConfig({
           ...integration,
           name: 'integration',
           exclude: TIMING_SENSITIVE,
-          setupFiles: [BACKGROUND_PRIORITY],
+          setupFiles: [BACKGROUND_PRIORITY, AWAIT_SEED],
           maxWorkers: FILES_AT_A_TIME,
           sequence: { groupOrder: 1 },
         },

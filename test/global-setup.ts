@@ -13,7 +13,7 @@ import { buildViews } from '../scripts/views/build-views.js';
 import type { TestBackends } from './support/backends.js';
 import { compileSources } from './support/compiled-sources.js';
 import { credentialsInLog } from './support/log-scan.js';
-import { seedTestData } from './support/seed-command.js';
+import { seedTestData, writeSeedOutcome } from './support/seed-command.js';
 
 interface Provisioned {
   urls: StackUrls;
@@ -191,16 +191,20 @@ async function startRun(): Promise<Run> {
     serverSecret: randomBytes(48).toString('base64'),
     pendingRefundsDir: mkdtempSync(path.join(tmpdir(), 'hiring-leads-refunds-')),
     compiledSources: path.resolve('.cache', `test-sources-${runId}`),
+    seedOutcomeFile: path.join(mkdtempSync(path.join(tmpdir(), 'hiring-leads-seed-')), 'outcome.json'),
   };
   console.log(
     `[test] backends from ${provisioned.source}: ${backends.elasticsearchUrl}, ${backends.mongodbUri}; ` +
       `index prefix ${backends.indexPrefix}, database ${backends.mongoDb}`,
   );
   const runLog = startRunLog(backends);
+  let seeding: Promise<void> = Promise.resolve();
   const teardown = async () => {
     try {
+      await seeding;
       rmSync(backends.pendingRefundsDir, { recursive: true, force: true });
       rmSync(backends.compiledSources, { recursive: true, force: true });
+      rmSync(path.dirname(backends.seedOutcomeFile), { recursive: true, force: true });
       await removeRunData(backends);
     } finally {
       await provisioned.release();
@@ -209,10 +213,15 @@ async function startRun(): Promise<Run> {
   };
   try {
     await compileSources(process.cwd(), backends.compiledSources);
-    await seedTestData(backends);
   } catch (error) {
     await teardown();
     throw error;
   }
+  // Seeded while vitest starts the workers and they load their modules; every integration file
+  // waits for the outcome first (test/support/await-seed.ts). A failed seed fails each of them.
+  seeding = seedTestData(backends).then(
+    () => writeSeedOutcome(backends.seedOutcomeFile, {}),
+    (error: Error) => writeSeedOutcome(backends.seedOutcomeFile, { error: error.message }),
+  );
   return { backends, runLogFile: runLog.file, teardown };
 }

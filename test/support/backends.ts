@@ -16,6 +16,8 @@ export interface TestBackends {
   pendingRefundsDir: string;
   /** The run's sources compiled to JavaScript, which spawned processes run (test/support/compiled-sources.ts); removed at teardown. */
   compiledSources: string;
+  /** Where the global setup writes how the seed ended, which integration files wait for (test/support/await-seed.ts). */
+  seedOutcomeFile: string;
 }
 
 declare module 'vitest' {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestBackends } from './backends.js';
 import { compiledScript } from './compiled-sources.js';
@@ -73,4 +75,35 @@ export async function runSeedCommand(backends: TestBackends, flags: string[]): P
 export async function seedTestData(backends: TestBackends): Promise<void> {
   const flags = Object.entries(SEEDED).flatMap(([name, value]) => [`--${name}`, String(value)]);
   await runSeedCommand(backends, [...flags, '--prefix', backends.indexPrefix]);
+}
+
+/** How the seed ended: `error` holds the seed command's failure. */
+export interface SeedOutcome {
+  error?: string;
+}
+
+/** Written whole (a rename), so a reader never sees half of it. */
+export function writeSeedOutcome(file: string, outcome: SeedOutcome): void {
+  writeFileSync(`${file}.partial`, JSON.stringify(outcome));
+  renameSync(`${file}.partial`, file);
+}
+
+/** Resolves with the seed's outcome once the global setup has written it. */
+export async function seedOutcome(file: string): Promise<SeedOutcome> {
+  if (!existsSync(file)) {
+    const watcher = watch(path.dirname(file));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        watcher.on('change', () => {
+          if (existsSync(file)) resolve();
+        });
+        watcher.on('error', reject);
+        // Written between the first look and the watch's start.
+        if (existsSync(file)) resolve();
+      });
+    } finally {
+      watcher.close();
+    }
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as SeedOutcome;
 }
