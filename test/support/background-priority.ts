@@ -17,4 +17,11 @@ function threadIds(): number[] {
   }
 }
 
-for (const thread of threadIds()) setPriority(thread, LOWEST_PRIORITY);
+for (const thread of threadIds()) {
+  try {
+    setPriority(thread, LOWEST_PRIORITY);
+  } catch (error) {
+    // A thread that ended since the listing has nothing left to lower.
+    if ((error as { info?: { code?: string } }).info?.code !== 'ESRCH') throw error;
+  }
+}
