@@ -71,7 +71,7 @@ export async function runSeedCommand(backends: TestBackends, flags: string[]): P
   return result.stdout;
 }
 
-/** Seeds the fixed data set into the run's prefix (about 15 s at this size on two cores, once per run). */
+/** Seeds the fixed data set into the run's prefix (about 5 s at this size on two cores, once per run). */
 export async function seedTestData(backends: TestBackends): Promise<void> {
   const flags = Object.entries(SEEDED).flatMap(([name, value]) => [`--${name}`, String(value)]);
   await runSeedCommand(backends, [...flags, '--prefix', backends.indexPrefix]);
