@@ -48,7 +48,8 @@ Options:
   --help               show this help
 
 Exit status: 0 the run completed (rejected records are reported), 1 it failed or was stopped
-(--max-rejects, documents Elasticsearch refused, an outage), 2 bad command line.`;
+(--max-rejects, documents Elasticsearch refused, an outage, another run writing to the
+prefix: docs/feed.md, "One run at a time"), 2 bad command line.`;
 
 const BOARDS = {
   greenhouse: { importer: importGreenhouse, namePattern: /\/boards\/([^/?#]+)/ },

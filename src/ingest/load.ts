@@ -33,6 +33,7 @@ import {
   scanDocuments,
   writeBulk,
 } from '../stores/feed-indices.js';
+import { acquireIngestLock, IngestLockLost } from '../stores/ingest-lock.js';
 import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
 import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
@@ -381,8 +382,12 @@ class IngestRun {
     };
     /** Takes one line; a promise only when it completes a batch, so a synchronous input runs without a tick per line. */
     const take = (entry: FeedLine): Promise<void> | undefined => {
-      if (this.options.signal?.aborted) {
-        this.abortReason = 'stopped before the end of the input';
+      const { signal } = this.options;
+      if (signal?.aborted) {
+        this.abortReason =
+          signal.reason instanceof IngestLockLost
+            ? signal.reason.message
+            : 'stopped before the end of the input';
         throw new RunAborted(this.abortReason);
       }
       report.read++;
@@ -763,12 +768,25 @@ function withoutOrigin(doc: { seq: number; fingerprint: string }): object {
   return rest;
 }
 
-/** Loads the given inputs, then brings the roll-ups up to date (src/ingest/rollups.ts); see `IngestRun`. */
-export function ingest(
+/**
+ * Loads the given inputs, then brings the roll-ups up to date (src/ingest/rollups.ts); see
+ * `IngestRun`. A run that writes holds the prefix's ingest lock throughout (src/stores/ingest-lock.ts)
+ * and stops, as on Ctrl-C, should another run take it over.
+ */
+export async function ingest(
   inputs: Partial<Record<FeedKind, FeedInput>>,
   options: IngestOptions,
 ): Promise<IngestReport> {
-  return withRollups(options, inputs.leads !== undefined, (leadWrites) =>
-    new IngestRun(options, leadWrites).run(inputs),
-  );
+  const load = (runOptions: IngestOptions) =>
+    withRollups(runOptions, inputs.leads !== undefined, (leadWrites) =>
+      new IngestRun(runOptions, leadWrites).run(inputs),
+    );
+  if (options.dryRun) return load(options);
+  const lock = await acquireIngestLock(options.client, options.prefix, { mode: options.mode });
+  try {
+    const signal = options.signal ? AbortSignal.any([options.signal, lock.lost]) : lock.lost;
+    return await load({ ...options, signal });
+  } finally {
+    await lock.release();
+  }
 }

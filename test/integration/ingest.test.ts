@@ -2,10 +2,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { leadIdFor } from '../../src/feed/ids.js';
 import { numberedRecords } from '../../src/ingest/lines.js';
-import { ingest as ingestRecords } from '../../src/ingest/load.js';
+import { type FeedLine, ingest as ingestRecords } from '../../src/ingest/load.js';
+import {
+  acquireIngestLock,
+  IngestLockHeld,
+  IngestLockLost,
+  ingestLockIndex,
+  LOCK_STALE_AFTER_MS,
+} from '../../src/stores/ingest-lock.js';
 import { indexNamesForVersion } from '../../src/stores/search-indices.js';
 import { testBackends } from '../support/backends.js';
 import { runScript, SEEDED } from '../support/seed-command.js';
@@ -294,6 +301,80 @@ describe('npm run ingest: the lifecycle of roles', () => {
     );
     expect(result).toMatchObject({ aborted: 'stopped before the end of the input', published: false });
     expect(result.kinds[0]?.inserted).toBeGreaterThanOrEqual(1000);
+    await expectServing(live, openBefore);
+  });
+
+  it('refuses a second writing run into the prefix while one holds the lock, and names the holder', async () => {
+    const held = await acquireIngestLock(indices.client, indices.prefix, { mode: 'snapshot' });
+    try {
+      const refused = await ingest('--leads', file('locked.ndjson', [role('L')]));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /another run is writing to prefix "[^"]+": snapshot by process \d+ on .+, started .+, last heard from \d+ s ago/,
+      );
+      expect(await callError(client, 'get_lead', { lead_id: id('L') })).toMatchObject({ code: 'not_found' });
+      // A dry run changes nothing and needs no lock.
+      expect((await ingest('--leads', file('locked.ndjson', [role('L')]), '--dry-run')).code).toBe(0);
+    } finally {
+      await held.release();
+    }
+    expect((await ingest('--leads', file('locked.ndjson', [role('L')]))).code).toBe(0);
+    expect((await lead('L')).is_open).toBe(true);
+  });
+
+  it('takes over a lock its run stopped renewing; the silent run then learns it lost it and keeps its hands off', async () => {
+    const silent = await acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' });
+    await expect(acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' })).rejects.toThrow(
+      IngestLockHeld,
+    );
+    const later = () => Date.now() + LOCK_STALE_AFTER_MS + 1000;
+    const taker = await acquireIngestLock(indices.client, indices.prefix, { mode: 'snapshot', now: later });
+    await silent.renew();
+    expect(silent.lost.reason).toBeInstanceOf(IngestLockLost);
+    await silent.release();
+    // The silent run's release left the taker's lock in place.
+    await expect(acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' })).rejects.toThrow(
+      /snapshot by process/,
+    );
+    await taker.release();
+    await (await acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' })).release();
+  });
+
+  it('a snapshot whose lock is taken over stops at its next record and publishes nothing', async () => {
+    const live = await liveLeadsIndex();
+    const openBefore = await openTotal();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const takeOver = async () => {
+        const stale = {
+          run: 'another',
+          pid: 1,
+          host: 'elsewhere',
+          mode: 'upsert',
+          started_at: '',
+          renewed_at: '',
+        };
+        await indices.client.index({ index: ingestLockIndex(indices.prefix), id: 'run', document: stale });
+        await vi.advanceTimersByTimeAsync(15_000);
+      };
+      async function* manyRoles(): AsyncGenerator<FeedLine> {
+        for (let line = 1; line <= 3000; line++) {
+          if (line === 1500) await takeOver();
+          yield { line, value: role(`taken-${line}`) };
+        }
+      }
+      const result = await ingestRecords(
+        { leads: manyRoles() },
+        { client: indices.client, prefix: indices.prefix, mode: 'snapshot', source: SOURCE, today: TODAY },
+      );
+      expect(result).toMatchObject({
+        aborted: expect.stringMatching(/^another run took over the ingest lock of prefix/),
+        published: false,
+      });
+    } finally {
+      vi.useRealTimers();
+      await indices.client.delete({ index: ingestLockIndex(indices.prefix), id: 'run' });
+    }
     await expectServing(live, openBefore);
   });
 
