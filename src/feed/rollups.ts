@@ -248,10 +248,11 @@ function keyFields(view: RollupView, lead: RollupLead, skill: string | null): Ce
 }
 
 /** What tells one cell of `view` from another: the role's values of the view's dimensions, as one string. */
+/** Joined, not concatenated: a flat string, which a map keeping it holds without a rope's cells of its own. */
 function identity(view: RollupView, lead: RollupLead, skill: string | null): string {
-  let text: string = view.name;
-  for (const dim of view.dims) text += SEPARATOR + part(dim, lead, skill);
-  return text;
+  const parts: string[] = [view.name];
+  for (const dim of view.dims) parts.push(part(dim, lead, skill));
+  return parts.join(SEPARATOR);
 }
 
 const SEPARATOR = '\u0001';

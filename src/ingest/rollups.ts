@@ -166,9 +166,23 @@ interface CellCount {
   salary?: Record<string, SalaryFigures>;
 }
 
-/** The roll-ups of the roles added: each view's cells, and each company's counts per facet. */
+/** A cell's salary figures in `RollupCounts.salaries`: count, sum, least and greatest per currency. */
+const FIGURES = 4;
+const SLOT_SIZE = FIGURES * 3;
+
+/**
+ * The roll-ups of the roles added: each view's cells, and each company's counts per facet. Packed,
+ * as the load's heap is capped (docs/performance.md, "Loading the feed"): a cell is a number, its
+ * roles and salary figures live in typed arrays, and only its identity and key are objects.
+ */
 class RollupCounts {
-  readonly cells = new Map<string, CellCount>();
+  private readonly cellNumbers = new Map<string, number>();
+  private readonly keys: CellKey[] = [];
+  private roleCounts = new Int32Array(1024);
+  /** Each cell's slot in `salaries`, -1 until a role with a salary counts in a view that keeps `salary`. */
+  private salarySlots = new Int32Array(1024);
+  private salaries = new Float64Array(1024 * SLOT_SIZE);
+  private salaryCells = 0;
   readonly companies = new CompanyFacetCounts();
   private openRoles = 0;
   private readonly shared = new SharedParts();
@@ -184,23 +198,73 @@ class RollupCounts {
     if (!countsAsOpen(lead, this.today)) return;
     this.openRoles++;
     forEachCell(lead, (identity, key, view) => {
-      let cell = this.cells.get(identity);
+      let cell = this.cellNumbers.get(identity);
       if (cell === undefined) {
-        cell = { key: this.shared.of(key()), roles: 0 };
-        this.cells.set(identity, cell);
+        cell = this.keys.length;
+        this.keys.push(this.shared.of(key()));
+        this.cellNumbers.set(identity, cell);
+        if (cell >= this.roleCounts.length) {
+          this.roleCounts = grown(this.roleCounts, cell + 1);
+          this.salarySlots = grown(this.salarySlots, cell + 1);
+        }
+        this.salarySlots[cell] = -1;
       }
-      cell.roles++;
-      if (view.dims.includes('salary') && lead.salary_annual) {
-        cell.salary ??= {};
-        addSalaries(cell.salary, lead.salary_annual);
-      }
+      this.roleCounts[cell] = (this.roleCounts[cell] as number) + 1;
+      if (view.dims.includes('salary') && lead.salary_annual) this.addSalaries(cell, lead.salary_annual);
     });
     const facets = companyFacetsOf(lead);
     if (facets) this.companies.add(facets.company, facets.facets);
   }
 
+  private addSalaries(cell: number, salary: NonNullable<RollupLead['salary_annual']>): void {
+    let slot = this.salarySlots[cell] as number;
+    if (slot < 0) {
+      slot = this.salaryCells++;
+      this.salarySlots[cell] = slot;
+      if ((slot + 1) * SLOT_SIZE > this.salaries.length)
+        this.salaries = grown(this.salaries, (slot + 1) * SLOT_SIZE);
+    }
+    const figures = this.salaries;
+    for (let index = 0; index < SALARY_CURRENCIES.length; index++) {
+      const amount = salary[`${SALARY_CURRENCIES[index] as Currency}_mid`];
+      const at = slot * SLOT_SIZE + index * FIGURES;
+      const first = figures[at] === 0;
+      figures[at] = (figures[at] as number) + 1;
+      figures[at + 1] = (figures[at + 1] as number) + amount;
+      if (first || amount < (figures[at + 2] as number)) figures[at + 2] = amount;
+      if (first || amount > (figures[at + 3] as number)) figures[at + 3] = amount;
+    }
+  }
+
+  /** A cell's salary figures by currency, as its document holds them; undefined for none. */
+  private salaryOf(cell: number): Record<string, SalaryFigures> | undefined {
+    const slot = this.salarySlots[cell] as number;
+    if (slot < 0) return undefined;
+    const figures = this.salaries;
+    const salary: Record<string, SalaryFigures> = {};
+    for (let index = 0; index < SALARY_CURRENCIES.length; index++) {
+      const at = slot * SLOT_SIZE + index * FIGURES;
+      const count = figures[at] as number;
+      if (count === 0) continue;
+      salary[SALARY_CURRENCIES[index] as Currency] = {
+        count,
+        sum: figures[at + 1] as number,
+        min: figures[at + 2] as number,
+        max: figures[at + 3] as number,
+      };
+    }
+    return salary;
+  }
+
   *documents(): Generator<BulkItem> {
-    for (const [identity, cell] of this.cells) yield cellItem(cellId(identity), cell);
+    for (const [identity, cell] of this.cellNumbers) {
+      const salary = this.salaryOf(cell);
+      yield cellItem(cellId(identity), {
+        key: this.keys[cell] as CellKey,
+        roles: this.roleCounts[cell] as number,
+        ...(salary && { salary }),
+      });
+    }
     yield* this.companies.documents();
   }
 }
@@ -231,6 +295,7 @@ class SharedParts {
 
 /** The currencies a cell keeps salary figures in, each from the role's `<currency>_mid`. */
 const SALARY_CURRENCIES = ['gbp', 'eur', 'usd'] as const;
+type Currency = (typeof SALARY_CURRENCIES)[number];
 
 /** Counts a role's salary midpoints into `figures`, in every currency. */
 function addSalaries(
@@ -381,7 +446,7 @@ const COUNT_BITS = 12;
 const COUNT_MASK = (1 << COUNT_BITS) - 1;
 const FACET_LIMIT = 1 << (32 - COUNT_BITS);
 
-function grown<T extends Uint8Array | Int32Array | Uint32Array>(array: T, needed: number): T {
+function grown<T extends Uint8Array | Int32Array | Uint32Array | Float64Array>(array: T, needed: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(
     Math.max(needed, Math.ceil(array.length * 1.5)),
   );
