@@ -247,8 +247,10 @@ function keyFields(view: RollupView, lead: RollupLead, skill: string | null): Ce
   return cell;
 }
 
-/** What tells one cell of `view` from another: the role's values of the view's dimensions, as one string. */
-/** Joined, not concatenated: a flat string, which a map keeping it holds without a rope's cells of its own. */
+/**
+ * What tells one cell of `view` from another: the role's values of the view's dimensions, as one
+ * string. Joined, not concatenated: a flat string, which a map keeping it holds without a rope.
+ */
 function identity(view: RollupView, lead: RollupLead, skill: string | null): string {
   const parts: string[] = [view.name];
   for (const dim of view.dims) parts.push(part(dim, lead, skill));

@@ -35,6 +35,13 @@ export function createElasticsearchClient(
   });
 }
 
+/** An index creation that lost the race to another process: the index exists, which is what was wanted. */
+export function isIndexAlreadyCreated(error: unknown): boolean {
+  return (
+    error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception'
+  );
+}
+
 /** Connection failures and timeouts become the retryable `unavailable`; anything else is a bug to surface. */
 export function isElasticsearchOutage(error: unknown): boolean {
   return (

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Client, errors } from '@elastic/elasticsearch';
+import { isIndexAlreadyCreated } from './elasticsearch.js';
 
 /**
  * One writing run (`npm run ingest`, `npm run seed`) per index prefix at a time: two at once
  * could lose each other's writes and miscount the roll-ups. The lock is one document in
  * `<prefix>-ingest-lock`, created only when absent, renewed while its run lives and deleted at
  * its end. Every change to it is conditional on the version its writer last read, so two runs
- * never both hold it; one not renewed for `staleAfterMs` belonged to a run that died and is
- * taken over (docs/feed.md, "One run at a time").
+ * never both hold it; one not renewed for `LOCK_STALE_AFTER_MS` (or unreadable) belonged to a run
+ * that died and is taken over (docs/feed.md, "One run at a time").
  */
 
 export interface LockHolder {
@@ -88,10 +89,7 @@ async function createLockIndex(client: Client, index: string): Promise<void> {
       mappings: { dynamic: false, properties: {} },
     });
   } catch (error) {
-    const exists =
-      error instanceof errors.ResponseError &&
-      error.body?.error?.type === 'resource_already_exists_exception';
-    if (!exists) throw error;
+    if (!isIndexAlreadyCreated(error)) throw error;
   }
 }
 
@@ -146,7 +144,7 @@ export async function acquireIngestLock(
     const current = await readLock(client, index);
     if (current === null) continue;
     const silentForMs = now() - Date.parse(current.holder.renewed_at);
-    if (!(silentForMs > LOCK_STALE_AFTER_MS)) throw new IngestLockHeld(prefix, current.holder, silentForMs);
+    if (silentForMs <= LOCK_STALE_AFTER_MS) throw new IngestLockHeld(prefix, current.holder, silentForMs);
     try {
       const taken = await client.index({ index, id: LOCK_ID, document: holder(), ...current.version });
       version = versionOf(taken);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type Client, errors, type estypes } from '@elastic/elasticsearch';
-import { type IndexNames, indexNames } from './elasticsearch.js';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { type IndexNames, indexNames, isIndexAlreadyCreated } from './elasticsearch.js';
 
 /**
  * The application reads and writes aliases (`<prefix>-leads`); each alias points at one
@@ -70,10 +70,7 @@ async function createIndex(client: Client, kind: IndexKind, name: string): Promi
     await client.indices.create({ index: name, settings, mappings });
   } catch (error) {
     // Another process (a parallel test worker, a second server) created it first: same definition.
-    const alreadyExists =
-      error instanceof errors.ResponseError &&
-      error.body?.error?.type === 'resource_already_exists_exception';
-    if (!alreadyExists) throw error;
+    if (!isIndexAlreadyCreated(error)) throw error;
   }
 }
 
