@@ -20,7 +20,6 @@ import {
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
   type BulkItem,
-  createGeneration,
   dropIndex,
   existingIds,
   finishBulk,
@@ -34,7 +33,13 @@ import {
   writeBulk,
 } from '../stores/feed-indices.js';
 import { acquireIngestLock, IngestLockLost } from '../stores/ingest-lock.js';
-import { createFreshIndices, ensureIndices, INDEX_KINDS, publishIndices } from '../stores/search-indices.js';
+import {
+  createFreshIndices,
+  createGeneration,
+  ensureIndices,
+  INDEX_KINDS,
+  publishIndices,
+} from '../stores/search-indices.js';
 import type { Progress } from './progress.js';
 import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
 import { type Encoded, encode, reserialise, type Serialised, serialise, withSeq } from './serialise.js';
@@ -275,9 +280,10 @@ class IngestRun {
     if (mode === 'fresh') {
       const fresh = await createFreshIndices(client, prefix);
       for (const kind of INDEX_KINDS) {
-        this.targets[kind] = fresh[kind];
+        const target = fresh[kind] as string;
+        this.targets[kind] = target;
         this.lookups[kind] = null;
-        await prepareForBulk(client, fresh[kind]);
+        await prepareForBulk(client, target);
       }
       return;
     }

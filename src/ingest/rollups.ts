@@ -18,7 +18,6 @@ import {
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
   type BulkItem,
-  createGeneration,
   deleteItem,
   dropIndex,
   finishBulk,
@@ -31,7 +30,7 @@ import {
   writeBulk,
 } from '../stores/feed-indices.js';
 import { aggregateLeads, countOpenRoles, readRollupMeta, writeRollupMeta } from '../stores/rollup-index.js';
-import { ensureIndices, publishIndices } from '../stores/search-indices.js';
+import { createGeneration, ensureIndices, publishIndices } from '../stores/search-indices.js';
 import { allDone, twoAtATime } from './two-at-a-time.js';
 
 /**

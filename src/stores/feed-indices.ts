@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Client, errors, type estypes } from '@elastic/elasticsearch';
 import { indexNames } from './elasticsearch.js';
-import { type IndexKind, indexDefinition, indexNamesForVersion } from './search-indices.js';
+import { type IndexKind, indexDefinition } from './search-indices.js';
 
 /**
- * The Elasticsearch side of loading the feed (`npm run ingest`, `npm run seed`): new
- * generations of an index to build a snapshot in, bulk writes with retries, lookups of what the
- * index already holds, scans, and the settings of a bulk load. The local Elasticsearch has no
+ * The Elasticsearch side of loading the feed (`npm run ingest`, `npm run seed`): bulk writes
+ * with retries, lookups of what the index already holds, scans, and the settings of a bulk load
+ * (the indices themselves, versions and generations: src/stores/search-indices.ts). The local Elasticsearch has no
  * `_reindex`, `_update_by_query` or `_delete_by_query`, so copying and closing go through a
  * point-in-time scan and `_bulk` (docs/feed.md, "How a snapshot is loaded").
  */
@@ -222,23 +222,6 @@ export async function liveIndex(client: Client, prefix: string, kind: IndexKind)
   if (!(await client.indices.existsAlias({ name: alias }))) return null;
   const aliased = await client.indices.getAlias({ name: alias });
   return Object.keys(aliased)[0] ?? null;
-}
-
-/**
- * A new, empty generation of `kind`'s index beside the one the alias serves, named after the
- * current mapping version and the time (`hl-leads-v2-g1767225600000`), for a snapshot to be
- * loaded into and swapped in by `publishIndices`.
- */
-export async function createGeneration(
-  client: Client,
-  prefix: string,
-  kind: IndexKind,
-  now = Date.now(),
-): Promise<string> {
-  const name = `${indexNamesForVersion(prefix)[kind]}-g${now}`;
-  const { settings, mappings } = indexDefinition(kind);
-  await client.indices.create({ index: name, settings, mappings });
-  return name;
 }
 
 /** Drops an index this run created and will not publish. */

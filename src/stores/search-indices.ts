@@ -97,38 +97,58 @@ export async function ensureIndices(
   return aliases;
 }
 
-function currentFeedVersions(prefix: string): Partial<Record<IndexKind, string>> {
-  const versioned = indexNamesForVersion(prefix);
-  return Object.fromEntries(INDEX_KINDS.map((kind) => [kind, versioned[kind]]));
+/**
+ * A new, empty generation of `kind`'s index beside the one the alias serves, named after the
+ * current mapping version and the time (`hl-leads-v2-g1767225600000`), for a load to fill and
+ * `publishIndices` to swap in.
+ */
+export async function createGeneration(
+  client: Client,
+  prefix: string,
+  kind: IndexKind,
+  now = Date.now(),
+): Promise<string> {
+  const name = `${indexNamesForVersion(prefix)[kind]}-g${now}`;
+  const { settings, mappings } = indexDefinition(kind);
+  await client.indices.create({ index: name, settings, mappings });
+  return name;
 }
 
 /**
- * Creates the current versions' indices of `kinds` empty, ready for a bulk load, replacing any
- * index of the same version. Aliases are not touched: call `publishIndices` once loaded.
+ * Empty indices of the current versions of `kinds`, ready for a bulk load, the aliases untouched:
+ * publish the names returned with `publishIndices` once loaded. A version its alias serves now
+ * keeps serving, and a generation of it is created beside it, so readers of a prefix being
+ * seeded again see the old data until the swap; any other index of that version is replaced.
  */
 export async function createFreshIndices(
   client: Client,
   prefix: string,
   kinds: readonly IndexKind[] = INDEX_KINDS,
-): Promise<IndexNames> {
+): Promise<Partial<Record<IndexKind, string>>> {
   const versioned = indexNamesForVersion(prefix);
+  const aliases = indexNames(prefix);
+  const names: Partial<Record<IndexKind, string>> = {};
   for (const kind of kinds) {
+    if (await client.indices.existsAlias({ name: aliases[kind], index: versioned[kind] })) {
+      names[kind] = await createGeneration(client, prefix, kind);
+      continue;
+    }
     await client.indices.delete({ index: versioned[kind], ignore_unavailable: true });
     await createIndex(client, kind, versioned[kind]);
+    names[kind] = versioned[kind];
   }
-  return versioned;
+  return names;
 }
 
 /**
- * Moves aliases to new indices in one atomic call, then drops every other version and generation
- * of those kinds: by default the feed's aliases to the current versions `createFreshIndices`
- * made, or only the kinds given in `targets` (a snapshot's new generations,
- * src/stores/feed-indices.ts; new roll-ups, src/ingest/rollups.ts).
+ * Moves the aliases of the kinds in `targets` to the indices given (what `createFreshIndices` or
+ * `createGeneration` made and a load filled) in one atomic call, then drops every other version
+ * and generation of those kinds.
  */
 export async function publishIndices(
   client: Client,
   prefix: string,
-  targets: Partial<Record<IndexKind, string>> = currentFeedVersions(prefix),
+  targets: Partial<Record<IndexKind, string>>,
 ): Promise<void> {
   const aliases = indexNames(prefix);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];

@@ -153,10 +153,22 @@ describe('index versions', () => {
     expect(Object.keys(await client.indices.getAlias({ name: aliases.leads }))).toEqual([
       `${aliases.leads}-v0`,
     ]);
-    await publishIndices(client, prefix);
+    await publishIndices(client, prefix, fresh);
     for (const kind of ['leads', 'companies', 'signals'] as const) {
       expect(Object.keys(await client.indices.getAlias({ name: aliases[kind] }))).toEqual([fresh[kind]]);
       expect(await client.indices.exists({ index: `${aliases[kind]}-v0` })).toBe(false);
     }
+  });
+
+  it('seeding the version the alias serves again builds a generation beside it; readers keep the old until the swap', async () => {
+    const serving = indexNamesForVersion(prefix).leads;
+    const servedBy = async () => Object.keys(await client.indices.getAlias({ name: aliases.leads }));
+    expect(await servedBy()).toEqual([serving]);
+    const again = await createFreshIndices(client, prefix, ['leads']);
+    expect(again.leads).toMatch(new RegExp(`^${serving}-g\\d+$`));
+    expect(await servedBy()).toEqual([serving]);
+    await publishIndices(client, prefix, again);
+    expect(await servedBy()).toEqual([again.leads]);
+    expect(await client.indices.exists({ index: serving })).toBe(false);
   });
 });
