@@ -10,7 +10,7 @@ import { type BackendProxies, openDirectServices, startBackendProxies } from '..
 import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp-client.js';
 import type { MongoCommand } from '../support/mongo-wire.js';
 import { newestLeadsFirst, SEEDED_NOW, seededLeads, startSeededServer } from '../support/seeded-data.js';
-import { createAccountWithKey, type TestServer } from '../support/test-server.js';
+import { createAccountWithKey, manualCacheClock, type TestServer } from '../support/test-server.js';
 import { until } from '../support/until.js';
 
 /**
@@ -155,11 +155,19 @@ const CHARGED_ONCE_EACH = {
  * A seeded server of the enclosing `describe`, reaching the backends through proxies of its own;
  * after each test both proxies forward again, whatever the test did to them.
  */
+/**
+ * Its identity copies never age (a cache clock that stands still): a faulted call finds its
+ * account's identity where the test's set-up left it however loaded the machine, so no identity
+ * read meets the fault. Each test that needs the read uses an account the server has not seen.
+ */
 function seededServerBehindProxies(config: Record<string, string> = {}) {
   const behind = {} as { proxies: BackendProxies; server: TestServer };
   beforeAll(async () => {
     behind.proxies = await startBackendProxies();
-    behind.server = await startSeededServer({ ...behind.proxies.config, ...config });
+    behind.server = await startSeededServer(
+      { ...behind.proxies.config, ...config },
+      { cacheClock: manualCacheClock().now },
+    );
   });
   afterEach(async () => {
     await behind.proxies.restore();

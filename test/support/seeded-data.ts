@@ -17,8 +17,11 @@ export const SEEDED_NOW = new Date(`${SEEDED.now}T12:00:00.000Z`);
  * A test server offering the real tools over the seeded data, its clock pinned to the seed's day.
  * `config` overrides settings, e.g. `INDEX_PREFIX` to serve the indices of `openPrivateIndices`.
  */
-export function startSeededServer(config: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ tools, clock: () => SEEDED_NOW, config });
+export function startSeededServer(
+  config: Record<string, string> = {},
+  options: { cacheClock?: () => number } = {},
+): Promise<TestServer> {
+  return startTestServer({ tools, clock: () => SEEDED_NOW, config, ...options });
 }
 
 /**
