@@ -6,9 +6,9 @@ import { type IndexKind, indexDefinition } from './search-indices.js';
 /**
  * The Elasticsearch side of loading the feed (`npm run ingest`, `npm run seed`): bulk writes
  * with retries, lookups of what the index already holds, scans, and the settings of a bulk load
- * (the indices themselves, versions and generations: src/stores/search-indices.ts). The local Elasticsearch has no
- * `_reindex`, `_update_by_query` or `_delete_by_query`, so copying and closing go through a
- * point-in-time scan and `_bulk` (docs/feed.md, "How a snapshot is loaded").
+ * (the indices themselves, versions and generations: src/stores/search-indices.ts). The local
+ * Elasticsearch has no `_reindex`, `_update_by_query` or `_delete_by_query`, so copying and
+ * closing go through a point-in-time scan and `_bulk` (docs/feed.md, "How a snapshot is loaded").
  */
 
 interface BulkItemResult {

@@ -109,8 +109,7 @@ export async function createGeneration(
   now = Date.now(),
 ): Promise<string> {
   const name = `${indexNamesForVersion(prefix)[kind]}-g${now}`;
-  const { settings, mappings } = indexDefinition(kind);
-  await client.indices.create({ index: name, settings, mappings });
+  await createIndex(client, kind, name);
   return name;
 }
 

@@ -154,8 +154,7 @@ const CHARGED_ONCE_EACH = {
 /**
  * A seeded server of the enclosing `describe`, reaching the backends through proxies of its own;
  * after each test both proxies forward again, whatever the test did to them.
- */
-/**
+ *
  * Its identity copies never age (a cache clock that stands still): a faulted call finds its
  * account's identity where the test's set-up left it however loaded the machine, so no identity
  * read meets the fault. Each test that needs the read uses an account the server has not seen.
