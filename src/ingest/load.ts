@@ -119,6 +119,8 @@ export interface IngestOptions {
   concurrency?: number;
   /** Stops the run at the next record (Ctrl-C): a snapshot then publishes nothing and drops what it built. */
   signal?: AbortSignal;
+  /** Renews the ingest lock now; a run calls it just before publishing (`ingest` passes it). */
+  renewLock?: () => Promise<void>;
 }
 
 const COMPANY_CACHE_SIZE = 50_000;
@@ -332,6 +334,13 @@ class IngestRun {
       const target = this.targets[kind] as string;
       await finishBulk(client, target, kind);
       targets[kind] = target;
+    }
+    // The swap is where two runs would collide: publish only while this run still holds the lock.
+    await this.options.renewLock?.();
+    if (this.options.signal?.reason instanceof IngestLockLost) {
+      this.abortReason = this.options.signal.reason.message;
+      await this.discard(kinds);
+      return false;
     }
     await publishIndices(client, prefix, targets);
     return true;
@@ -791,7 +800,7 @@ export async function ingest(
   const lock = await acquireIngestLock(options.client, options.prefix, { mode: options.mode });
   try {
     const signal = options.signal ? AbortSignal.any([options.signal, lock.lost]) : lock.lost;
-    return await load({ ...options, signal });
+    return await load({ ...options, signal, renewLock: lock.renew });
   } finally {
     await lock.release();
   }

@@ -340,7 +340,7 @@ describe('npm run ingest: the lifecycle of roles', () => {
     await (await acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' })).release();
   });
 
-  it('a snapshot whose lock is taken over stops at its next record and publishes nothing', async () => {
+  it('a snapshot whose lock is taken over stops and publishes nothing', async () => {
     const live = await liveLeadsIndex();
     const openBefore = await openTotal();
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
