@@ -143,6 +143,11 @@ export async function acquireIngestLock(
     }
     const current = await readLock(client, index);
     if (current === null) continue;
+    // Our own create, answered 409 because the client resent it after the answer was lost.
+    if (current.holder.run === runId) {
+      version = current.version;
+      break;
+    }
     const silentForMs = now() - Date.parse(current.holder.renewed_at);
     if (silentForMs <= LOCK_STALE_AFTER_MS) throw new IngestLockHeld(prefix, current.holder, silentForMs);
     try {
@@ -154,25 +159,48 @@ export async function acquireIngestLock(
   }
   if (version === undefined)
     throw new Error(`could not take the ingest lock of prefix "${prefix}": it kept changing`);
-  return heldLock(client, prefix, version, holder);
+  return heldLock(client, prefix, version, runId, holder);
 }
 
-function heldLock(client: Client, prefix: string, taken: Version, holder: () => LockHolder): IngestLock {
+function heldLock(
+  client: Client,
+  prefix: string,
+  taken: Version,
+  runId: string,
+  holder: () => LockHolder,
+): IngestLock {
   const index = ingestLockIndex(prefix);
   const lost = new AbortController();
   let version = taken;
   let renewing: Promise<void> = Promise.resolve();
 
-  const renewOnce = async () => {
-    if (lost.signal.aborted) return;
-    try {
-      const renewed = await client.index({ index, id: LOCK_ID, document: holder(), ...version });
-      version = versionOf(renewed);
-    } catch (error) {
-      // A failed request (an outage) is tried again at the next renewal; a conflict means another run took over.
-      if (!isStatus(error, 409)) return;
-      lost.abort(new IngestLockLost(prefix));
+  /**
+   * Makes a write conditional on the lock's version, and says whether the lock is still this
+   * run's. A conflict with our own earlier write (its answer lost and the request resent by the
+   * client) leaves the lock ours at a newer version: the write is made again at that version.
+   */
+  const writeIfOurs = async (write: (at: Version) => Promise<void>): Promise<'ours' | 'taken' | 'unknown'> => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await write(version);
+        return 'ours';
+      } catch (error) {
+        if (!isStatus(error, 409)) return 'unknown';
+        const current = await readLock(client, index).catch(() => undefined);
+        if (current === undefined) return 'unknown';
+        if (current?.holder.run !== runId) return 'taken';
+        version = current.version;
+      }
     }
+    return 'unknown';
+  };
+  // A failed request (an outage) is tried again at the next renewal.
+  const renewOnce = async (): Promise<void> => {
+    if (lost.signal.aborted) return;
+    const outcome = await writeIfOurs(async (at) => {
+      version = versionOf(await client.index({ index, id: LOCK_ID, document: holder(), ...at }));
+    });
+    if (outcome === 'taken') lost.abort(new IngestLockLost(prefix));
   };
   // Renewals never overlap: each waits for the one before.
   const renew = () => {
@@ -189,8 +217,10 @@ function heldLock(client: Client, prefix: string, taken: Version, holder: () => 
       clearInterval(timer);
       await renewing;
       if (lost.signal.aborted) return;
-      // Not found or changed: no longer this run's. An outage: it goes stale and is taken over.
-      await client.delete({ index, id: LOCK_ID, ...version }).catch(() => undefined);
+      // Not this run's any more: left alone. An outage: it goes stale and is taken over.
+      await writeIfOurs(async (at) => {
+        await client.delete({ index, id: LOCK_ID, ...at });
+      });
     },
   };
 }

@@ -340,6 +340,32 @@ describe('npm run ingest: the lifecycle of roles', () => {
     await (await acquireIngestLock(indices.client, indices.prefix, { mode: 'upsert' })).release();
   });
 
+  it('keeps its lock when the client resends a request whose answer was lost (taking, renewing, releasing)', async () => {
+    // Each write reaches Elasticsearch twice, as when the client retries after a timeout: the
+    // second answers 409 against the lock's own first write.
+    const twice =
+      <Params, Answer>(write: (params: Params) => Promise<Answer>) =>
+      async (params: Params) => {
+        await write(params);
+        return write(params);
+      };
+    const { client: es } = indices;
+    const resending = new Proxy(es, {
+      get: (target, property, receiver) => {
+        if (property === 'create') return twice(es.create.bind(es));
+        if (property === 'index') return twice(es.index.bind(es));
+        if (property === 'delete') return twice(es.delete.bind(es));
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const held = await acquireIngestLock(resending, indices.prefix, { mode: 'upsert' });
+    await held.renew();
+    expect(held.lost.aborted).toBe(false);
+    await held.release();
+    // Released: gone, not left to go stale.
+    await expect(es.exists({ index: ingestLockIndex(indices.prefix), id: 'run' })).resolves.toBe(false);
+  });
+
   it('a snapshot whose lock is taken over stops and publishes nothing', async () => {
     const live = await liveLeadsIndex();
     const openBefore = await openTotal();
