@@ -7,15 +7,18 @@ const PLAIN_ASCII = /^[\t-\r\x20-\x7e]*$/;
  * documents are folded here before indexing and query values are folded the same way.
  */
 export function foldKey(value: string): string {
+  // Lowercased first: ß, ø and ł have no decomposition, so their capitals (ẞ, Ø, Ł) are only
+  // caught in lower case ("WROCŁAW" is "wroclaw").
+  const lower = value.toLowerCase();
   // Plain ASCII (most names and keywords) has nothing for NFKD and the replacements below to
   // change; skipping them takes a sixth off loading the world's places (docs/performance.md).
-  const folded = PLAIN_ASCII.test(value)
-    ? value
-    : value
+  const folded = PLAIN_ASCII.test(lower)
+    ? lower
+    : lower
         .normalize('NFKD')
         .replace(/\p{M}+/gu, '')
         .replace(/ß/g, 'ss')
         .replace(/ø/g, 'o')
         .replace(/ł/g, 'l');
-  return folded.toLowerCase().replace(/\s+/g, ' ').trim();
+  return folded.replace(/\s+/g, ' ').trim();
 }

@@ -5,12 +5,12 @@ import { foldKey } from '../../src/domain/fold.js';
 /** The folding with no shortcut for plain ASCII: what foldKey must give for every input. */
 const fullFolding = (value: string) =>
   value
+    .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/ß/g, 'ss')
     .replace(/ø/g, 'o')
     .replace(/ł/g, 'l')
-    .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim();
 
@@ -18,6 +18,20 @@ describe('foldKey', () => {
   it('folds accents, ß, ø, ł, case and spaces', () => {
     expect(foldKey('  Zürich\tStraße  øst łódź ')).toBe('zurich strasse ost lodz');
     expect(foldKey('Node.JS  Engineer')).toBe('node.js engineer');
+  });
+
+  it('folds capitals as their small letters, those without a decomposition (Ł, Ø, ẞ) too', () => {
+    expect(foldKey('WROCŁAW')).toBe('wroclaw');
+    expect(foldKey('TROMSØ')).toBe('tromso');
+    expect(foldKey('GIEẞEN')).toBe('giessen');
+    const letters = [...'aAeEzZłŁøØßẞüÜóÓåÅéÉñÑçÇ '];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...letters), { maxLength: 30 }), (chars) => {
+        const text = chars.join('');
+        expect(foldKey(text.toUpperCase())).toBe(foldKey(text.toLowerCase()));
+      }),
+      { numRuns: 1000, seed: 1 },
+    );
   });
 
   it('gives what the full folding gives, for plain ASCII as for any text', () => {
