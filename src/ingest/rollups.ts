@@ -467,7 +467,7 @@ const COUNT_BITS = 12;
 const COUNT_MASK = (1 << COUNT_BITS) - 1;
 const FACET_LIMIT = 1 << (32 - COUNT_BITS);
 
-function grown<T extends Uint8Array | Int32Array | Uint32Array | Float64Array>(array: T, needed: number): T {
+function grown<T extends Uint8Array | Int32Array | Float64Array>(array: T, needed: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(
     Math.max(needed, Math.ceil(array.length * 1.5)),
   );

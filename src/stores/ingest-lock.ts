@@ -159,17 +159,12 @@ export async function acquireIngestLock(
   }
   if (version === undefined)
     throw new Error(`could not take the ingest lock of prefix "${prefix}": it kept changing`);
-  return heldLock(client, prefix, version, runId, holder);
+  return heldLock(client, prefix, version, holder);
 }
 
-function heldLock(
-  client: Client,
-  prefix: string,
-  taken: Version,
-  runId: string,
-  holder: () => LockHolder,
-): IngestLock {
+function heldLock(client: Client, prefix: string, taken: Version, holder: () => LockHolder): IngestLock {
   const index = ingestLockIndex(prefix);
+  const runId = holder().run;
   const lost = new AbortController();
   let version = taken;
   let renewing: Promise<void> = Promise.resolve();
