@@ -174,7 +174,9 @@ function heldLock(client: Client, prefix: string, taken: Version, holder: () => 
    * run's. A conflict with our own earlier write (its answer lost and the request resent by the
    * client) leaves the lock ours at a newer version: the write is made again at that version.
    */
-  const writeIfOurs = async (write: (at: Version) => Promise<void>): Promise<'ours' | 'taken' | 'unknown'> => {
+  const writeIfOurs = async (
+    write: (at: Version) => Promise<void>,
+  ): Promise<'ours' | 'taken' | 'unknown'> => {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await write(version);
