@@ -323,4 +323,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   industry('synonym', 'consultancy', ['Consulting']),
   industry('synonym', 'biotechnology', ['Biotech']),
   industry('synonym', 'finance', ['Fintech', 'Banking', 'Insurance']),
+
+  // Added after the outsider set: "software" beside a specialty that implies it.
+  title('synonym', 'backend software engineer', role('Backend')),
+  title('word order', 'Software Engineer, Frontend', role('Frontend')),
+  title('abbreviation', 'iOS SWE', role('iOS')),
+  title('abbreviation', 'SWE, backend', role('Backend')),
 ];

@@ -124,6 +124,15 @@ export const ROLE_NOUNS_WITH_SPECIALTY: { phrases: readonly Phrase[]; labels: re
   labels: roleNouns.with_specialty,
 };
 
+/**
+ * What another specialty implies ("software" beside "backend"), by analysed form: `words` are left
+ * out and `roles` ("swe") read as the role nouns by the second reading of a title that found nothing.
+ */
+export const IMPLIED_BY_SPECIALTY: { words: ReadonlySet<string>; roles: ReadonlySet<string> } = {
+  words: new Set(roleNouns.implied_by_specialty.words.flatMap(analyse)),
+  roles: new Set(roleNouns.implied_by_specialty.roles.map((role) => analyse(role).join(' '))),
+};
+
 /** Seniority and rank words: with only these beside it, a role noun is read alone. */
 export const NOT_SPECIALTIES: ReadonlySet<string> = new Set(roleNouns.not_specialties.flatMap(analyse));
 

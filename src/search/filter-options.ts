@@ -51,7 +51,7 @@ const TEXT_FILTERS = {
   company_name:
     'Part of the company name (name in search_companies, company_name in search_signals), any case.',
   misspellings:
-    'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off), and a title also with a word no title has as a skill ("javascript developer": developer roles listing JavaScript) and with the place or work arrangement of a job-board title as filters ("Data Engineer - London", "(Remote)"); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
+    'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off), and a title also with a word no title has as a skill ("javascript developer": developer roles listing JavaScript), with the place or work arrangement of a job-board title as filters ("Data Engineer - London", "(Remote)"), and without "software" beside a specialty that implies it ("backend software engineer"); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
 };
 
 /** The `get_filter_options` result: the fixed lists exactly as the filters accept them, plus industries from the data. */

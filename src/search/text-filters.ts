@@ -14,8 +14,12 @@ import { type Query, valuesClause } from './es.js';
  * most MAX_NAMES names; one industry.
  */
 
-/** Core fuzziness: 1 edit for words of 3 to 5 characters, 2 beyond; the first letter as typed. */
-export const FUZZY = { fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 } as const;
+/**
+ * Core fuzziness: 1 edit for words of 3 to 7 characters, 2 from 8; the first letter as typed. Two
+ * edits in a shorter word reach other words rather than typos ("project" to "product"):
+ * docs/decisions/typo-fallback.md.
+ */
+export const FUZZY = { fuzziness: 'AUTO:3,8', prefix_length: 1, max_expansions: 50 } as const;
 export const FUZZABLE_LENGTH = 3;
 /** Parts of one typed skill read on their own: "Kubernetes (k8s)", "GCP/BigQuery". */
 const MAX_SKILL_PARTS = 4;

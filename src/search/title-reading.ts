@@ -1,11 +1,11 @@
 import { analyse } from '../domain/analysis.js';
 import type { ExperienceLevel } from '../domain/enums.js';
-import { foldKey } from '../domain/fold.js';
 import { listInWords, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import {
   EXPERIENCE_LEVEL_WORDS,
   IGNORED_LEVEL_WORDS,
+  IMPLIED_BY_SPECIALTY,
   LONGEST_TITLE_TERM,
   NOT_SPECIALTIES,
   type Phrase,
@@ -176,6 +176,18 @@ function isSpecialty(concept: Concept): boolean {
   }
 }
 
+/** A role noun (`typed`) beside a specialty: any of the role nouns. */
+function roleNounsWithSpecialty(typed: string): Concept {
+  return {
+    kind: 'term',
+    typed,
+    phrases: ROLE_NOUNS_WITH_SPECIALTY.phrases,
+    meaning: ROLE_NOUNS_WITH_SPECIALTY.labels,
+    rank: false,
+    role: true,
+  };
+}
+
 /**
  * A role noun names one job with its specialty ("frontend engineer" or "frontend developer"), so
  * beside a specialty it reads as either; beside rank words only ("senior engineer") it stays as typed.
@@ -186,16 +198,7 @@ function withRoleNouns(concepts: readonly Concept[], hasSpecialty = concepts.som
       return { ...concept, sides: concept.sides.map((side) => withRoleNouns(side, hasSpecialty)) };
     }
     if (concept.kind !== 'role') return concept;
-    if (hasSpecialty) {
-      return {
-        kind: 'term',
-        typed: concept.word,
-        phrases: ROLE_NOUNS_WITH_SPECIALTY.phrases,
-        meaning: ROLE_NOUNS_WITH_SPECIALTY.labels,
-        rank: false,
-        role: true,
-      };
-    }
+    if (hasSpecialty) return roleNounsWithSpecialty(concept.word);
     const alone = ROLE_NOUNS_ALONE.get(concept.word);
     if (!alone || alone.meaning.length === 0) return { kind: 'word', word: concept.word, role: true };
     return { ...termConcept(alone, concept.word), role: true } as Concept;
@@ -233,37 +236,80 @@ function sequenceClause(concepts: readonly Concept[]): Query {
 const wordCount = (concept: Concept): number =>
   concept.kind === 'either' ? concept.sides.flat().reduce((sum, side) => sum + wordCount(side), 0) : 1;
 
-/** "x" as y, for the note, of every concept read as something else than typed. */
-function expansions(concept: Concept): string[] {
+/** "x" as y, for the note, of every concept read as something else than typed, `x` as `typed` shows it. */
+function expansions(concept: Concept, typed: string): string[] {
   switch (concept.kind) {
     case 'term':
       return concept.meaning.length > 0
-        ? [`"${concept.typed}" as ${listInWords(concept.meaning, 'or')}`]
+        ? [`"${asTyped(typed, concept.typed)}" as ${listInWords(concept.meaning, 'or')}`]
         : [];
     case 'level':
-      return [`"${concept.typed}" as experience_level ${listInWords(concept.levels, 'or')}`];
+      return [`"${asTyped(typed, concept.typed)}" as experience_level ${listInWords(concept.levels, 'or')}`];
     case 'either':
       return [
         `"${concept.typed}" as ${listInWords(concept.labels, 'or')}`,
-        ...concept.sides.flat().flatMap(expansions),
+        ...concept.sides.flat().flatMap((side) => expansions(side, typed)),
       ];
     default:
       return [];
   }
 }
 
-/** Analysed words as the user typed them ("II" for "ii", "Power BI" for "power bi"), found again in the typed text. */
+/** Words of typed text that one run of analysed words may come from: a spelling joins two ("front end"), stop words drop out. */
+const LONGEST_TYPED_RUN_BEYOND = 3;
+
+/**
+ * Analysed words as the user typed them, found again in the typed text: "Sr." for "sr", "C#" for
+ * "csharp", "front-end" for "frontend", "engineers" for "engineer"; the words themselves if no run
+ * of the text reads as them.
+ */
 function asTyped(typed: string, words: string): string {
-  const wanted = words.split(' ').map(alphanumerics);
-  const tokens = [...typed.matchAll(/[\p{L}\p{N}]+/gu)];
-  for (let index = 0; index + wanted.length <= tokens.length; index++) {
-    const run = tokens.slice(index, index + wanted.length);
-    if (run.every((token, offset) => foldKey(token[0]) === wanted[offset])) {
-      const last = run.at(-1) as RegExpExecArray;
-      return typed.slice(run[0]?.index, last.index + last[0].length);
+  const tokens = [...typed.matchAll(/[^\s,;:|()[\]/]+/gu)];
+  const longest = words.split(' ').length + LONGEST_TYPED_RUN_BEYOND;
+  for (let start = 0; start < tokens.length; start++) {
+    const first = tokens[start] as RegExpExecArray;
+    for (let end = start; end < Math.min(tokens.length, start + longest); end++) {
+      const last = tokens[end] as RegExpExecArray;
+      const text = typed.slice(first.index, last.index + last[0].length);
+      if (analyse(text).join(' ') === words) return text;
     }
   }
   return words;
+}
+
+/**
+ * The title without what its other specialty implies (src/reference/vocabulary.json,
+ * "implied_by_specialty"): "software" left out and "SWE" read as a role noun beside "backend";
+ * undefined when nothing in it is implied by another specialty.
+ */
+function withoutImplied(
+  typed: string,
+  concepts: readonly Concept[],
+): { concepts: Concept[]; says: string } | undefined {
+  const impliedWord = (concept: Concept) =>
+    concept.kind === 'word' && IMPLIED_BY_SPECIALTY.words.has(concept.word);
+  const impliedRole = (concept: Concept) =>
+    concept.kind === 'term' && IMPLIED_BY_SPECIALTY.roles.has(concept.typed);
+  const others = concepts.filter((concept) => !impliedWord(concept) && !impliedRole(concept));
+  const specialty = others.some((concept) => isSpecialty(concept) && !('role' in concept && concept.role));
+  if (others.length === concepts.length || !specialty) return undefined;
+  const hasRoleNoun = others.some((concept) => 'role' in concept && concept.role);
+  const says: string[] = [];
+  const read = concepts.flatMap((concept): Concept[] => {
+    if (impliedWord(concept)) {
+      says.push(`without "${asTyped(typed, (concept as { word: string }).word)}"`);
+      return [];
+    }
+    if (!impliedRole(concept)) return [concept];
+    const shown = asTyped(typed, (concept as { typed: string }).typed);
+    if (hasRoleNoun) {
+      says.push(`without "${shown}"`);
+      return [];
+    }
+    says.push(`with "${shown}" as ${listInWords(ROLE_NOUNS_WITH_SPECIALTY.labels, 'or')}`);
+    return [roleNounsWithSpecialty((concept as { typed: string }).typed)];
+  });
+  return { concepts: read, says: listInWords(says, 'and') };
 }
 
 /** A word of a title taken as typed: what a second reading may read with close spellings. */
@@ -312,7 +358,9 @@ function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading
  * The choices of the second reading of one title (or of one of several titles separated by " / "),
  * in order of preference (`tier`): the parts after the first that name a place or work arrangement
  * read as those filters and the rest as typed; the plain words with close spellings; one run of
- * words read as a skill, with or without those places.
+ * words read as a skill, with or without those places; without what another specialty implies
+ * ("software" beside "backend"), with or without those places: every word typed is kept before
+ * one is left out.
  */
 function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
   const segments = part.typed
@@ -358,6 +406,25 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     choices.push(
       ...skillChoices(part, rest, { name: `${name}_places_skill`, clauses: located, notes: placeNotes }),
     );
+  }
+  const implied = [
+    { suffix: 'implied', concepts: part.concepts, clauses: [] as Query[], notes: [] as string[] },
+    ...(places.length > 0
+      ? [{ suffix: 'places_implied', concepts: rest, clauses: located, notes: placeNotes }]
+      : []),
+  ];
+  for (const { suffix, concepts, clauses, notes } of implied) {
+    const without = withoutImplied(part.typed, concepts);
+    if (!without) continue;
+    choices.push({
+      name: `${name}_${suffix}`,
+      tier: 3,
+      clause: allOf([...clauses, ...without.concepts.map(clauseOf)]),
+      note: [
+        ...notes,
+        `No role title has all of "${part.typed.trim()}", so it was read ${without.says}.`,
+      ].join(' '),
+    });
   }
   return { choices, fuzzable };
 }
@@ -471,7 +538,9 @@ function titleSecondReading(typed: string, choices: Choice[], fuzzable: readonly
 }
 
 function titleNote(typed: string, parts: readonly TitlePart[]): string | undefined {
-  const expanded = parts.flatMap((part) => part.concepts.flatMap(expansions));
+  const expanded = parts.flatMap((part) =>
+    part.concepts.flatMap((concept) => expansions(concept, part.typed)),
+  );
   if (parts.length > 1) {
     const titles = listInWords(
       parts.map((part) => `"${part.typed.trim()}"`),

@@ -49,7 +49,7 @@ describe('relevance over the seeded data', () => {
   const NOTES: Record<string, string[]> = {
     engineers: [],
     'ML engineer': [
-      'Read the title "ML engineer" with "ml" as Machine Learning or MLOps and "engineer" as Engineer or Developer.',
+      'Read the title "ML engineer" with "ML" as Machine Learning or MLOps and "engineer" as Engineer or Developer.',
     ],
     'front end engineer': ['Read the title "front end engineer" with "engineer" as Engineer or Developer.'],
     enginer: ['No role title contains "enginer", so it was read as "engineer".'],
@@ -92,7 +92,7 @@ describe('relevance over the seeded data', () => {
       [
         { title: 'Software Engineer II' },
         [
-          'Read the title "Software Engineer II" with "engineer" as Engineer or Developer. Left out "II" of the title: employers number their levels differently; experience_level chooses roles by level.',
+          'Read the title "Software Engineer II" with "Engineer" as Engineer or Developer. Left out "II" of the title: employers number their levels differently; experience_level chooses roles by level.',
         ],
       ],
       [{ skills: ['Kubernetes (k8s)'] }, ['Read the skill "Kubernetes (k8s)" as Kubernetes.']],
@@ -125,7 +125,7 @@ describe('relevance over the seeded data', () => {
     expect(insights.total).toBe(withSkills.length);
     expect(insights.notes).toEqual(
       expect.arrayContaining([
-        'Read the title "ML engineers" with "ml" as Machine Learning or MLOps and "engineer" as Engineer or Developer.',
+        'Read the title "ML engineers" with "ML" as Machine Learning or MLOps and "engineers" as Engineer or Developer.',
         'Read the skill "k8s" as Kubernetes.',
       ]),
     );
@@ -168,6 +168,31 @@ describe('relevance over the seeded data', () => {
     // A name typed right is never read fuzzily.
     const exact = await callOk(client, 'search_signals', { company_name: signalBrand });
     expect(exact.notes).toEqual([]);
+  });
+
+  it('reads no real word as another: "project manager" is not read as "product manager"', async () => {
+    expect(open.some((lead) => /Product Manager/.test(lead.title))).toBe(true);
+    expect(open.some((lead) => /Project/.test(lead.title))).toBe(false);
+    const result = await callOk(client, 'search_leads', { title: 'project manager' });
+    expect(result.total).toBe(0);
+    expect(result.notes).toEqual([]);
+  });
+
+  it('leaves out "software" beside a specialty that implies it, when the title as typed finds nothing', async () => {
+    const backend = open.filter((lead) => /Backend (Engineer|Developer)\b/.test(lead.title));
+    expect(backend.length).toBeGreaterThan(0);
+    const result = await callOk(client, 'search_leads', {
+      title: 'Software Engineer, Backend',
+      page_size: 5,
+    });
+    expect(result.total).toBe(backend.length);
+    expect(result.notes).toEqual([
+      'Read the title "Software Engineer, Backend" with "Engineer" as Engineer or Developer.',
+      'No role title has all of "Software Engineer, Backend", so it was read without "Software".',
+    ]);
+    const companies = await callOk(client, 'search_companies', { hiring_for_title: 'backend SWE' });
+    expect(companies.total).toBeGreaterThan(0);
+    expect(companies.notes.join(' ')).toContain('so it was read with "SWE" as Engineer or Developer.');
   });
 
   it('get_filter_options tells the assistant what the text filters understand', async () => {

@@ -117,7 +117,7 @@ describe('search_leads and get_lead over the seeded data', () => {
     expect(expected.length).toBeGreaterThan(25);
     const result = await expectSearch({ title: 'engineers, FULL-stack' }, expected);
     expect(result.notes).toEqual([
-      'Read the title "engineers, FULL-stack" with "engineer" as Engineer or Developer.',
+      'Read the title "engineers, FULL-stack" with "engineers" as Engineer or Developer.',
     ]);
   });
 

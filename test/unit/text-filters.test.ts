@@ -56,7 +56,7 @@ describe('reading skills and industries', () => {
         'company.name': {
           query: 'bank*?\\',
           operator: 'and',
-          fuzziness: 'AUTO',
+          fuzziness: 'AUTO:3,8',
           prefix_length: 1,
           max_expansions: 50,
         },

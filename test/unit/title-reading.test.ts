@@ -12,7 +12,7 @@ describe('reading a title', () => {
         filter: [
           {
             fuzzy: {
-              title_terms: { value: 'engineer', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 50 },
+              title_terms: { value: 'engineer', fuzziness: 'AUTO:3,8', prefix_length: 1, max_expansions: 50 },
             },
           },
         ],
@@ -124,7 +124,7 @@ describe('levels in a title', () => {
         filter: [{ terms: { title_terms: ['sr', 'senior'] } }, { term: { title_terms: 'engineer' } }],
       },
     });
-    expect(senior.note).toBe('Read the title "Sr. Engineer" with "sr" as Senior.');
+    expect(senior.note).toBe('Read the title "Sr. Engineer" with "Sr." as Senior.');
     expect(json(readTitle('Jr developer', 'title').clause)).toContain(
       '["jr","junior","graduate","associate"]',
     );
@@ -144,7 +144,7 @@ describe('levels in a title', () => {
     });
     const mid = readTitle('mid-level python developer', 'title');
     expect(json(mid.clause)).toContain('{"term":{"experience_level":"Mid"}}');
-    expect(mid.note).toMatch(/"mid level" as experience_level Mid/);
+    expect(mid.note).toMatch(/"mid-level" as experience_level Mid/);
   });
 
   it('drops the gender markers of German and French titles and reads their role nouns', () => {
@@ -172,7 +172,7 @@ describe('alternatives in a title', () => {
       },
     });
     expect(reading.note).toBe(
-      'Read the title "Backend/Platform Engineer" with "Backend/Platform" as Backend or Platform and "engineer" as Engineer or Developer.',
+      'Read the title "Backend/Platform Engineer" with "Backend/Platform" as Backend or Platform and "Engineer" as Engineer or Developer.',
     );
     // Known whole ("UX/UI"), or too short to be words ("A/B", "(m/w/d)"): not alternatives.
     expect(json(readTitle('UX/UI designer', 'title').clause)).not.toContain(
@@ -242,6 +242,54 @@ describe('the second reading of a title', () => {
     // The first part is always the title, and a bracket that names no place stays in it.
     expect(choicesOf('London').map(([name]) => name)).not.toContain('title_0_places');
     expect(choicesOf('Engineer (Spark)').map(([name]) => name)).not.toContain('title_0_places');
+  });
+
+  it('leaves out what another specialty implies: "software" beside "backend", "SWE" as a role noun', () => {
+    const software = readTitle('backend software engineers', 'title').second?.choices?.find(
+      (choice) => choice.name === 'title_0_implied',
+    );
+    expect(software?.tier).toBe(3);
+    expect(software?.clause).toEqual({
+      bool: {
+        filter: [{ term: { title_terms: 'backend' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
+      },
+    });
+    expect(software?.note).toBe(
+      'No role title has all of "backend software engineers", so it was read without "software".',
+    );
+    const swe = readTitle('iOS SWE', 'title').second?.choices?.find(
+      (choice) => choice.name === 'title_0_implied',
+    );
+    expect(swe?.clause).toEqual({
+      bool: {
+        filter: [{ term: { title_terms: 'ios' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
+      },
+    });
+    expect(swe?.note).toBe(
+      'No role title has all of "iOS SWE", so it was read with "SWE" as Engineer or Developer.',
+    );
+    // With a place after it: the place read as the filter and "software" left out.
+    const located = choicesOf('Software Engineer, Frontend - London').find(
+      ([name]) => name === 'title_0_places_implied',
+    );
+    expect(located?.[2]).toBe(
+      'No role title has "London", so it was read as the location London, United Kingdom. No role title has all of "Software Engineer, Frontend - London", so it was read without "Software".',
+    );
+    // Nothing else names the specialty: "software" is the role's specialty, as typed.
+    for (const typed of ['software engineer', 'senior software engineer', 'SWE', 'lead SWE'])
+      expect(
+        choicesOf(typed).map(([name]) => name),
+        typed,
+      ).not.toContain('title_0_implied');
+  });
+
+  it('quotes the words of a note as they were typed', () => {
+    expect(readTitle('c# engineers', 'title').note).toBe(
+      'Read the title "c# engineers" with "c#" as .NET and "engineers" as Engineer or Developer.',
+    );
+    expect(readTitle('Front-End Dev', 'title').note).toBe(
+      'Read the title "Front-End Dev" with "Dev" as Engineer or Developer.',
+    );
   });
 
   it('stays small whatever is typed', () => {
