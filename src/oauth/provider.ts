@@ -71,10 +71,13 @@ export interface OAuthServerDeps {
   fetch?: typeof globalThis.fetch;
   /** How a document's host name is resolved before it is fetched; the system's resolver by default. */
   resolveHost?: ResolveHost;
+  /** The wall clock of the per-address budgets, as the app's (`createApp`'s `clock`). */
+  clock?: () => Date;
 }
 
 export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthServer> {
   const { services, config, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
   const artifacts = services.oauthArtifacts;
   const issuer = config.BASE_URL;
   const resource = accessTokenAudience(issuer);
@@ -167,7 +170,7 @@ export async function createOAuthProvider(deps: OAuthServerDeps): Promise<OAuthS
         // requester's budget (CLIENT_METADATA_FETCHES_PER_MINUTE); a cached document costs nothing.
         allowFetch: async (ctx: KoaContextWithOIDC, clientId: string) => {
           if (!config.localDevelopment && !mayFetchFrom(clientId)) return false;
-          const decision = await metadataFetches.spend(ctx.ip, new Date());
+          const decision = await metadataFetches.spend(ctx.ip, clock());
           if (decision.allowed) return true;
           ctx.set({ 'Retry-After': String(decision.retryAfterSeconds) });
           throw new TooManyMetadataFetches(decision.retryAfterSeconds);

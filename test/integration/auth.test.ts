@@ -5,6 +5,7 @@ import { callToolRaw, postRaw, toolCallRequest, toolError } from '../support/mcp
 import {
   createAccountWithKey,
   startTestServer,
+  stoppedClock,
   TEST_BASE_URL,
   type TestServer,
 } from '../support/test-server.js';
@@ -189,7 +190,11 @@ describe('floods of bad credentials', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ tools: fakeTools, config: { UNAUTHENTICATED_CALLS_PER_MINUTE: '3' } });
+    server = await startTestServer({
+      tools: fakeTools,
+      config: { UNAUTHENTICATED_CALLS_PER_MINUTE: '3' },
+      clock: stoppedClock(),
+    });
   });
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolveHost } from '../../src/oauth/metadata-documents.js';
 import { tools } from '../../src/tools/registry.js';
 import { pkcePair } from '../support/oauth-flow.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, stoppedClock, type TestServer } from '../support/test-server.js';
 
 /**
  * Forwarded headers are believed exactly as far as TRUST_PROXY says, by the pages, `/mcp` and the
@@ -30,6 +30,7 @@ async function serverTrusting(trustProxy: string | undefined): Promise<TestServe
       CLIENT_METADATA_FETCHES_PER_MINUTE: '1',
     },
     resolveHost: toLoopback,
+    clock: stoppedClock(),
   });
 }
 

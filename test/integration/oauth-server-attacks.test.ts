@@ -17,7 +17,7 @@ import {
 } from '../support/oauth-flow.js';
 import { authorizationResponse, authorizeAs, browse, CookieJar } from '../support/oauth-interaction.js';
 import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
-import type { TestServer } from '../support/test-server.js';
+import { stoppedClock, type TestServer } from '../support/test-server.js';
 
 const REDIRECT_URI = 'https://client.example.test/callback';
 const mcpStatus = async (server: TestServer, token: string) =>
@@ -485,7 +485,10 @@ describe('client registration is rate-limited per client address', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startOAuthTestServer({ config: { OAUTH_REGISTRATIONS_PER_MINUTE: '3' } });
+    server = await startOAuthTestServer({
+      config: { OAUTH_REGISTRATIONS_PER_MINUTE: '3' },
+      clock: stoppedClock(),
+    });
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { tools } from '../../src/tools/registry.js';
 import { callToolRaw, postRaw, toolCallRequest } from '../support/mcp-client.js';
 import { createPerson, PERSON_PASSWORD } from '../support/oauth-server.js';
 import { csrfTokenOf, PageClient, signInToAccount } from '../support/page-client.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, stoppedClock, type TestServer } from '../support/test-server.js';
 
 /**
  * Each browser comes from an address of its own (the server trusts X-Forwarded-For here), so the
@@ -21,7 +21,8 @@ describe('the account pages', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ tools, config: { TRUST_PROXY: 'true' } });
+    // Sign-in failures are counted in 15-minute windows: a stopped clock keeps a test's in one.
+    server = await startTestServer({ tools, config: { TRUST_PROXY: 'true' }, clock: stoppedClock() });
   });
   afterAll(async () => {
     await server?.close();

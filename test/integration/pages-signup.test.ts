@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../src/tools/registry.js';
 import { callToolRaw } from '../support/mcp-client.js';
 import { csrfTokenOf, PageClient } from '../support/page-client.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, stoppedClock, type TestServer } from '../support/test-server.js';
 
 function browserOf(server: TestServer): PageClient {
   return new PageClient(server.root, {
@@ -106,7 +106,11 @@ describe('sign-in and sign-up forms are limited per client address before they a
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ tools, config: { TRUST_PROXY: 'true', SIGN_IN_FORMS_PER_MINUTE: '3' } });
+    server = await startTestServer({
+      tools,
+      config: { TRUST_PROXY: 'true', SIGN_IN_FORMS_PER_MINUTE: '3' },
+      clock: stoppedClock(),
+    });
   });
   afterAll(async () => {
     await server?.close();

@@ -24,6 +24,8 @@ export async function startOAuthTestServer(
     oauthFetch?: typeof globalThis.fetch;
     /** How a metadata document's host name resolves (outside development). */
     resolveHost?: ResolveHost;
+    /** The server's wall clock (see `stoppedClock`). */
+    clock?: () => Date;
   } = {},
 ): Promise<TestServer> {
   const port = await freePort();
@@ -40,6 +42,7 @@ export async function startOAuthTestServer(
     },
     ...(options.oauthFetch && { fetch: options.oauthFetch }),
     ...(options.resolveHost && { resolveHost: options.resolveHost }),
+    ...(options.clock && { clock: options.clock }),
   });
 }
 

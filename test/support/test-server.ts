@@ -16,6 +16,15 @@ import { testConfig } from './backends.js';
 import { runLog } from './run-log.js';
 
 /**
+ * A wall clock stopped at the time it is made: a test of a per-minute budget spends it all in one
+ * minute, however long it takes.
+ */
+export function stoppedClock(): () => Date {
+  const at = new Date();
+  return () => at;
+}
+
+/**
  * A monotonic clock that moves only when told: a test lets a server's cached identities age past
  * IDENTITY_CACHE_MS without waiting for it.
  */
@@ -94,6 +103,7 @@ export async function startTestServer(options: {
     logger,
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.resolveHost && { resolveHost: options.resolveHost }),
+    ...(options.clock && { clock: options.clock }),
   });
   const app = createApp({
     services,
