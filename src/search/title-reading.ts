@@ -35,9 +35,10 @@ import {
  * that finds nothing, a second reading in the same second request as the typo fallback takes the
  * parts of a job-board title that name a place or a work arrangement as those filters ("Data
  * Engineer - London", "(Remote)") and reads the rest as typed, with close spellings, or with one of
- * its words (or two or three in a row) as a skill the role lists ("javascript developer").
- * Bounded: at most MAX_TITLE_WORDS words once read, each at most MAX_MEANINGS + 1 phrases, and at
- * most MAX_SKILL_CHOICES skill choices per title.
+ * its words (or two or three in a row) as a skill the role lists ("javascript developer"), or
+ * without "software" beside another specialty. Bounded: at most MAX_TITLE_WORDS words once read,
+ * each at most MAX_MEANINGS + 1 phrases, and at most MAX_SKILL_CHOICES skill choices for each of
+ * the title as typed, with its places, and without what a specialty implies.
  */
 
 export const MAX_TITLE_WORDS = 12;
@@ -359,8 +360,8 @@ function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading
  * in order of preference (`tier`): the parts after the first that name a place or work arrangement
  * read as those filters and the rest as typed; the plain words with close spellings; one run of
  * words read as a skill, with or without those places; without what another specialty implies
- * ("software" beside "backend"), with or without those places: every word typed is kept before
- * one is left out.
+ * ("software" beside "backend"), with or without those places, then also with a run read as a
+ * skill: every word typed is kept before one is left out.
  */
 function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
   const segments = part.typed
@@ -401,10 +402,17 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     );
     choices.push({ name: `${name}_close_spellings`, tier: 1, clause: allOf(fuzzy), typo: true });
   }
-  choices.push(...skillChoices(part, part.concepts, { name: `${name}_skill`, clauses: [], notes: [] }));
+  choices.push(
+    ...skillChoices(part, part.concepts, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
+  );
   if (places.length > 0) {
     choices.push(
-      ...skillChoices(part, rest, { name: `${name}_places_skill`, clauses: located, notes: placeNotes }),
+      ...skillChoices(part, rest, {
+        name: `${name}_places_skill`,
+        tier: 2,
+        clauses: located,
+        notes: placeNotes,
+      }),
     );
   }
   const implied = [
@@ -425,6 +433,18 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
         `No role title has all of "${part.typed.trim()}", so it was read ${without.says}.`,
       ].join(' '),
     });
+    // Then a word of what is left read as a skill: "Senior Software Engineer - Backend (Python)".
+    if (suffix === 'implied') {
+      choices.push(
+        ...skillChoices(part, without.concepts, {
+          name: `${name}_implied_skill`,
+          tier: 4,
+          clauses: [],
+          notes: [],
+          without: without.says,
+        }),
+      );
+    }
   }
   return { choices, fuzzable };
 }
@@ -436,7 +456,14 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
 function skillChoices(
   part: TitlePart,
   concepts: readonly Concept[],
-  with_: { name: string; clauses: readonly Query[]; notes: readonly string[] },
+  with_: {
+    name: string;
+    tier: number;
+    clauses: readonly Query[];
+    notes: readonly string[];
+    /** How the concepts were read beside the skill (`withoutImplied`), for the note. */
+    without?: string;
+  },
 ): Choice[] {
   const choices: Choice[] = [];
   for (let length = 1; length <= LONGEST_SKILL_NAME; length++) {
@@ -450,13 +477,16 @@ function skillChoices(
       if (skill.keys.length === 0) continue;
       const others = concepts.filter((_, index) => index < start || index >= start + length);
       const as = skill.names ? `the skill ${listInWords(skill.names, 'or')}` : 'a skill the role lists';
+      const shown = asTyped(part.typed, words);
       choices.push({
         name: `${with_.name}_${choices.length}`,
-        tier: 2,
+        tier: with_.tier,
         clause: allOf([...with_.clauses, valuesClause('skills_key', skill.keys), ...others.map(clauseOf)]),
         note: [
           ...with_.notes,
-          `No role title has all of "${part.typed}", so "${asTyped(part.typed, words)}" was read as ${as}.`,
+          with_.without
+            ? `No role title has all of "${part.typed}", so it was read ${with_.without} and with "${shown}" as ${as}.`
+            : `No role title has all of "${part.typed}", so "${shown}" was read as ${as}.`,
         ].join(' '),
       });
     }

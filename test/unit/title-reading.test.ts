@@ -275,6 +275,16 @@ describe('the second reading of a title', () => {
     expect(located?.[2]).toBe(
       'No role title has "London", so it was read as the location London, United Kingdom. No role title has all of "Software Engineer, Frontend - London", so it was read without "Software".',
     );
+    // Then with a word of what is left read as a skill, after the reading without the skill.
+    const skilled = readTitle('iOS SWE (Swift)', 'title').second?.choices?.find(
+      (choice) =>
+        choice.name.startsWith('title_0_implied_skill') &&
+        json(choice.clause).includes('"skills_key":"swift"'),
+    );
+    expect(skilled?.tier).toBe(4);
+    expect(skilled?.note).toBe(
+      'No role title has all of "iOS SWE (Swift)", so it was read with "SWE" as Engineer or Developer and with "Swift" as a skill the role lists.',
+    );
     // Nothing else names the specialty: "software" is the role's specialty, as typed.
     for (const typed of ['software engineer', 'senior software engineer', 'SWE', 'lead SWE'])
       expect(
