@@ -324,9 +324,18 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   industry('synonym', 'biotechnology', ['Biotech']),
   industry('synonym', 'finance', ['Fintech', 'Banking', 'Insurance']),
 
-  // Added after the outsider set: "software" beside a specialty that implies it.
+  // Added in the third round, after the outsider set: "software" beside a specialty that implies it.
   title('synonym', 'backend software engineer', role('Backend')),
   title('word order', 'Software Engineer, Frontend', role('Frontend')),
   title('abbreviation', 'iOS SWE', role('iOS')),
   title('abbreviation', 'SWE, backend', role('Backend')),
+  // Words that name the posting, and titles joined by "or".
+  title('literal', 'python jobs', /\bPython\b/i),
+  title('literal', 'devops positions', /\bDevOps\b/i),
+  title('literal', 'react developer vacancies', role('React')),
+  title(
+    'synonym',
+    'data engineer or data scientist',
+    /\bData\b.*\b(Engineer|Developer)\b|\bData Scientist\b/i,
+  ),
 ];

@@ -494,8 +494,17 @@ function skillChoices(
   return choices;
 }
 
-/** Titles separated by a slash with spaces around it: "Data Scientist / ML Engineer". */
+/**
+ * Titles separated by "or" or by a slash with spaces around it: "data engineer or data scientist",
+ * "Data Scientist / ML Engineer".
+ */
 function titleAlternatives(typed: string): string[] {
+  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
+  const pieces = typed.replace(/\s+/g, ' ').split(/ or /i);
+  return pieces.length > 1 ? pieces.flatMap(slashedAlternatives) : slashedAlternatives(typed);
+}
+
+function slashedAlternatives(typed: string): string[] {
   const titles: string[] = [];
   for (const piece of typed.split('/')) {
     const last = titles.at(-1);
@@ -508,7 +517,7 @@ function titleAlternatives(typed: string): string[] {
 
 /**
  * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in
- * any order; titles separated by " / " are alternatives. `field` names the parameter in errors.
+ * any order; titles separated by " / " or "or" are alternatives. `field` names the parameter in errors.
  */
 export function readTitle(typed: string, field: string): TextReading {
   const parts = titleAlternatives(typed)

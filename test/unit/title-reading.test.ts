@@ -180,6 +180,18 @@ describe('alternatives in a title', () => {
     );
   });
 
+  it('reads titles separated by "or" as alternatives, and leaves out the words that name a posting', () => {
+    const reading = readTitle('data engineer OR data scientist jobs', 'title');
+    expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);
+    expect(reading.note).toMatch(
+      /^Read the title "data engineer OR data scientist jobs" as "data engineer" or "data scientist jobs", with/,
+    );
+    expect(json(reading.clause)).not.toContain('"job"');
+    expect(readTitle('python roles', 'title').clause).toEqual(readTitle('python', 'title').clause);
+    // A word that only contains "or" is no separator.
+    expect(json(readTitle('operator', 'title').clause)).toContain('"operator"');
+  });
+
   it('reads titles separated by a spaced slash as alternatives', () => {
     const reading = readTitle('Data Scientist / ML Engineer', 'title');
     expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);

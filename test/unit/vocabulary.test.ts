@@ -8,6 +8,7 @@ import {
   MAX_MEANINGS,
   MAX_NAMES,
   SKILL_ALIASES,
+  STOP_WORDS,
   TITLE_TERMS,
 } from '../../src/reference/vocabulary.js';
 import vocabulary from '../../src/reference/vocabulary.json' with { type: 'json' };
@@ -86,10 +87,13 @@ describe('the vocabulary', () => {
     expect(EXPERIENCE_LEVEL_WORDS.get('intermediate')).toEqual(['Mid']);
   });
 
-  it("never drops a word of the data's titles as a stop word", () => {
-    const titleWords = new Set(titles.flatMap((title) => title.trim().split(' ')));
-    for (const word of vocabulary.stop_words.words.filter((word) => word.length === 1))
+  it("never drops a word of the data's titles as a stop word, but for the little words of English", () => {
+    const titleWords = new Set(titles.flatMap((title) => analyse(title)));
+    const english = new Set(['a', 'an', 'and', 'at', 'for', 'in', 'of', 'the', 'to', 'with', 'level']);
+    for (const word of vocabulary.stop_words.words.filter((word) => !english.has(word)))
       expect(titleWords.has(word), word).toBe(false);
+    for (const typed of ['jobs', 'roles', 'positions', 'openings', 'vacancies', 'opportunities', 'postings'])
+      expect(STOP_WORDS.has(analyse(typed).join(' ')), typed).toBe(true);
   });
 
   it('reads the abbreviations the issue names', () => {
