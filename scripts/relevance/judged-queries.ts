@@ -338,4 +338,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     'data engineer or data scientist',
     /\bData\b.*\b(Engineer|Developer)\b|\bData Scientist\b/i,
   ),
+  // Skills written as in a sentence.
+  skills('skill alias', ['Python and Django'], ['Python', 'Django']),
+  skills('skill alias', ['kubernetes experience'], ['Kubernetes']),
+  skills('skill alias', ['AWS certified'], ['AWS']),
 ];

@@ -156,6 +156,11 @@ export const EXPERIENCE_LEVEL_WORDS: ReadonlyMap<string, readonly ExperienceLeve
 /** Other names of skills, by match key ("k8s" → Kubernetes). */
 export const SKILL_ALIASES: ReadonlyMap<string, Alias> = aliases('skills', vocabulary.skills.entries);
 
+/** Words around a skill's name that say how it is known ("experience", "certified"), by match key. */
+export const SKILL_NOISE_WORDS: ReadonlySet<string> = new Set(
+  vocabulary.skills.noise_words.words.map(matchKey),
+);
+
 /** Other names of industries, by match key ("telecoms" → Telecommunications). */
 export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
   'industries',

@@ -95,7 +95,7 @@ const skillsParam = z
   .array(text(60))
   .max(MAX_SKILLS, { error: `can hold at most ${MAX_SKILLS} skills` })
   .describe(
-    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them, by name ignoring case, accents, punctuation, plurals and versions ("Python 3"), by a common other name ("k8s", "postgres", "JS", "golang", "AWS Lambda"), by each name of "Kubernetes (k8s)" or "GCP/BigQuery", or as the skills of a field ("ML", "cloud", "frontend"); notes say how a name was read.`,
+    `Up to ${MAX_SKILLS} hard skills, e.g. ["Python", "Kubernetes"]. Matches roles needing ANY of them, by name ignoring case, accents, punctuation, plurals and versions ("Python 3"), by a common other name ("k8s", "postgres", "JS", "golang", "AWS Lambda"), by each name of "Kubernetes (k8s)", "GCP/BigQuery" or "Python and Django", without words like "experience" or "certified" around it, or as the skills of a field ("ML", "cloud", "frontend"); notes say how a name was read.`,
   );
 
 const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(

@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { matchKey } from '../domain/analysis.js';
 import { foldKey } from '../domain/fold.js';
 import { listInWords } from '../domain/words.js';
-import { type Alias, INDUSTRY_ALIASES, SKILL_ALIASES } from '../reference/vocabulary.js';
+import { type Alias, INDUSTRY_ALIASES, SKILL_ALIASES, SKILL_NOISE_WORDS } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
 
 /**
@@ -93,14 +93,18 @@ interface KeyedReading {
 }
 
 /**
- * Brackets and commas always part a typed skill; a slash or "&" only between single words of 3
- * letters or more ("GCP/BigQuery", not "CI/CD" or "SAP S/4HANA").
+ * Brackets and commas always part a typed skill; a slash, "&" or "and" only between single words
+ * of 3 letters or more ("GCP/BigQuery", "Python and Django", not "CI/CD" or "SAP S/4HANA").
  */
 function skillParts(text: string): string[] {
   const parts = text
     .split(/[()[\],;|]/)
     .flatMap((part) => {
-      const sides = part.split(/[/&]/).map((side) => side.trim());
+      // Spaces made single first: one pattern with a quantifier on each side would backtrack.
+      const sides = part
+        .replace(/\s+/g, ' ')
+        .split(/[/&]| and /i)
+        .map((side) => side.trim());
       return sides.length > 1 && sides.every((side) => /^[\p{L}\p{N}.#+-]{3,}$/u.test(side)) ? sides : [part];
     })
     .map((part) => part.trim())
@@ -114,13 +118,26 @@ function skillParts(text: string): string[] {
  */
 const VERSION = /(?<=\S)\s+v?\d{1,2}(?:\.(?:\d+|x))*\+?$/i;
 
+/** A typed skill without the words around its name that say how it is known ("AWS certified"). */
+function withoutNoise(text: string): string {
+  const words = text.trim().split(/\s+/);
+  const noise = (word: string | undefined) => word !== undefined && SKILL_NOISE_WORDS.has(matchKey(word));
+  while (words.length > 0 && noise(words[0])) words.shift();
+  while (words.length > 0 && noise(words.at(-1))) words.pop();
+  return words.join(' ');
+}
+
 /**
  * The names a typed skill also reads as, beside itself: each of its parts, and each without its
- * version, with the label a note gives it. Documents list skills without versions.
+ * version and without the words that say how it is known, with the label a note gives it.
+ * Documents list skills without versions.
  */
 function otherForms(text: string): Array<{ keys: readonly string[]; label: string }> {
   const pieces = [text, ...skillParts(text)];
-  const forms = pieces.flatMap((piece) => [piece, piece.replace(VERSION, '')]).slice(1);
+  const forms = pieces
+    .flatMap((piece) => [piece, piece.replace(VERSION, ''), withoutNoise(piece)])
+    .slice(1)
+    .filter((form) => form !== '');
   return forms.flatMap((form) => {
     const read = skillKeys(form);
     return read.keys.length === 0

@@ -38,6 +38,25 @@ describe('reading skills and industries', () => {
     ]);
   });
 
+  it('reads a skill without the words that say how it is known, and "and" between two skills', () => {
+    expect(readSkills(['kubernetes experience'])).toMatchObject({
+      clause: { terms: { skills_key: ['kubernetesexperience', 'kubernetes'] } },
+      note: 'Read the skill "kubernetes experience" as kubernetes.',
+    });
+    expect(readSkills(['experience with Python']).note).toBe(
+      'Read the skill "experience with Python" as Python.',
+    );
+    expect(readSkills(['Python and Django'])).toMatchObject({
+      clause: { terms: { skills_key: ['pythondjango', 'python', 'django'] } },
+      note: 'Read the skill "Python and Django" as Python or Django.',
+    });
+    // Words of a name are not noise in its middle, and a name of noise alone reads as itself.
+    expect(readSkills(['Natural Language Processing']).clause).toEqual({ term: { skills_key: 'nlp' } });
+    expect(readSkills(['programming']).clause).toEqual({ term: { skills_key: 'programming' } });
+    // Microsoft's SQL Server is no MySQL, which a close spelling of "mssql" would read.
+    expect(readSkills(['MS SQL']).note).toBe('Read the skill "MS SQL" as SQL.');
+  });
+
   it('reads an industry by any of its names', () => {
     expect(readIndustry('finance')).toMatchObject({
       clause: { terms: { industry_key: ['fintech', 'banking', 'insurance'] } },
