@@ -45,7 +45,7 @@ const TEXT_FILTERS = {
   skills:
     'Roles needing any of the skills; a skill is matched by its name ignoring case, spaces, punctuation, plurals and a version ("rest api" finds REST APIs, "nodejs" finds Node.js, "Python 3" finds Python), by a common other name (k8s, postgres, JS, TS, reactjs, sklearn, Google Cloud, AWS Lambda), by each name of "Kubernetes (k8s)", "GCP/BigQuery" or "Python and Django", without the words around a name that say how it is known ("kubernetes experience", "AWS certified"), or as a field\'s skills (ML, AI, cloud, frontend, GenAI).',
   location:
-    'A city, region or country (name, alias, adjective or ISO code), a group of countries or an area (Europe, EMEA, EU, DACH, Nordics, Benelux, CEE, UK&I, APAC, LATAM, North America, Bay Area, US East Coast), or a work arrangement alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A misspelt place is read as the closest one; notes say how a location was read.',
+    'A city, region or country (name, alias, adjective or ISO code), a group of countries or an area (Europe, EMEA, EU, DACH, Nordics, Benelux, CEE, UK&I, APAC, LATAM, North America, Bay Area, US East Coast), or a work arrangement alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type; several places named together ("London or Manchester") are any of them. A misspelt place is read as the closest one; notes say how a location was read.',
   industry:
     'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance).',
   company_name:

@@ -8,15 +8,17 @@ import {
   type ResolvedPlace,
   resolvePlace,
 } from '../reference/gazetteer.js';
-import { regionNamed, workArrangementIn } from '../reference/regions.js';
+import { MAX_REGION_PLACES, regionNamed, workArrangementIn } from '../reference/regions.js';
 import { type Query, valuesClause } from './es.js';
 
 /**
  * How a typed place is read (docs/search-semantics.md, "Places"): a region of several places
  * ("DACH", "Europe", "Bay Area"), else one city, region or country of the gazetteer, else words
  * for a work arrangement with or without a place ("remote", "Remote UK"), else, when asked, the
- * place of the closest spelling. Every reading is decided in the process, before any request, and
- * is one `terms` clause on `location.keys` of at most MAX_REGION_PLACES keys, and one on `work_type`.
+ * place of the closest spelling; a place named with words of its vicinity ("near Munich", "London
+ * area"); several places named together ("London or Manchester"). Every reading is decided in the
+ * process, before any request, and is one `terms` clause on `location.keys` of at most
+ * MAX_REGION_PLACES keys, and one on `work_type`.
  */
 
 export interface LocationReading {
@@ -32,6 +34,48 @@ export interface LocationReading {
 }
 
 type PlaceOnly = Omit<LocationReading, 'workTypes'>;
+
+/** At most this many places named together ("London or Manchester"). */
+const MAX_PLACES_NAMED = 5;
+/** Words around a place's name that say "thereabouts": "near Munich", "London area". */
+const VICINITY_BEFORE = /^(?:near|around|close to|nearby) /i;
+const VICINITY_AFTER = / (?:area|metro area|metropolitan area|and surroundings|and surrounding areas?)$/i;
+
+/** One place, or several named together; undefined when a part names none. */
+function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
+  const whole = placeNear(text, closeSpellings);
+  if (whole) return whole;
+  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
+  const pieces = text
+    .replace(/\s+/g, ' ')
+    .split(/ or | and |[,;/&]/i)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== '');
+  if (pieces.length < 2 || pieces.length > MAX_PLACES_NAMED) return undefined;
+  const read: PlaceOnly[] = [];
+  for (const piece of pieces) {
+    const place = placeNear(piece, closeSpellings);
+    if (!place) return undefined;
+    read.push(place);
+  }
+  const keys = [...new Set(read.flatMap((place) => place.keys))];
+  if (keys.length > MAX_REGION_PLACES) return undefined;
+  const says = listInWords(
+    read.map((place) => place.says),
+    'or',
+  );
+  return { keys, says, note: `Read the location "${text}" as ${says}.` };
+}
+
+/** A place, or a place named with words of its vicinity ("near Munich"), read as the place. */
+function placeNear(text: string, closeSpellings: boolean): PlaceOnly | undefined {
+  const place = placeIn(text, closeSpellings);
+  if (place) return place;
+  const bare = text.trim().replace(/\s+/g, ' ').replace(VICINITY_BEFORE, '').replace(VICINITY_AFTER, '');
+  if (bare === text.trim() || bare === '') return undefined;
+  const near = placeIn(bare, closeSpellings);
+  return near && { ...near, note: `Read the location "${text}" as ${near.says}.` };
+}
 
 function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
   const region = regionNamed(text);
@@ -59,7 +103,7 @@ function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
  * read without it.
  */
 export function readLocation(text: string, closeSpellings: boolean): LocationReading | undefined {
-  const place = placeIn(text, closeSpellings);
+  const place = placesIn(text, closeSpellings);
   if (place) return { ...place, workTypes: [] };
   const arrangement = workArrangementIn(text);
   if (!arrangement) return undefined;
@@ -72,7 +116,7 @@ export function readLocation(text: string, closeSpellings: boolean): LocationRea
       note: `Read the location "${text}" as ${workTypes}, in any place.`,
     };
   }
-  const rest = placeIn(arrangement.rest, closeSpellings);
+  const rest = placesIn(arrangement.rest, closeSpellings);
   if (!rest) return undefined;
   const says = `${rest.says}, with ${workTypes}`;
   return {

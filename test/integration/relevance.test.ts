@@ -170,6 +170,23 @@ describe('relevance over the seeded data', () => {
     expect(exact.notes).toEqual([]);
   });
 
+  it('reads places named together as any of them, and a place named with its vicinity as the place', async () => {
+    const inEither = open.filter((lead) => ['London', 'Manchester'].includes(lead.location.city ?? ''));
+    expect(inEither.length).toBeGreaterThan(0);
+    const either = await callOk(client, 'search_leads', { location: 'London or Manchester', page_size: 1 });
+    expect(either.total).toBe(inEither.length);
+    expect(either.notes).toEqual([
+      'Read the location "London or Manchester" as London, United Kingdom or Manchester, United Kingdom.',
+    ]);
+    const near = await callOk(client, 'search_leads', {
+      location: 'near Munich',
+      radius_km: 30,
+      page_size: 1,
+    });
+    const munich = await callOk(client, 'search_leads', { location: 'Munich', radius_km: 30, page_size: 1 });
+    expect(near.total).toBe(munich.total);
+  });
+
   it('reads no real word as another: "project manager" is not read as "product manager"', async () => {
     expect(open.some((lead) => /Product Manager/.test(lead.title))).toBe(true);
     expect(open.some((lead) => /Project/.test(lead.title))).toBe(false);

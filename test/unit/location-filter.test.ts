@@ -42,6 +42,36 @@ describe('reading a location', () => {
     expect(readLocation('Remote Narnia', true)).toBeUndefined();
   });
 
+  it('reads several places named together as any of them, and says so', () => {
+    const either = readLocation('London or Manchester', true);
+    expect(either).toMatchObject({
+      keys: ['city:2643743', 'city:2643123'],
+      note: 'Read the location "London or Manchester" as London, United Kingdom or Manchester, United Kingdom.',
+    });
+    expect(either && cityOf(either)).toBeUndefined();
+    expect(readLocation('Germany and Austria', true)?.keys).toEqual(['country:de', 'country:at']);
+    expect(readLocation('London, Berlin', true)?.keys).toEqual(['city:2643743', 'city:2950159']);
+    expect(readLocation('Remote UK or Germany', true)).toMatchObject({
+      keys: ['country:gb', 'country:de'],
+      workTypes: ['Remote'],
+    });
+    // A qualified name is one place; a part that names no place leaves the whole unrecognised.
+    expect(readLocation('London, CA', true)?.keys).toHaveLength(1);
+    expect(readLocation('London or Narnia', true)).toBeUndefined();
+  });
+
+  it('reads a place named with words of its vicinity as the place', () => {
+    expect(readLocation('near Munich', true)).toMatchObject({
+      keys: ['city:2867714'],
+      note: 'Read the location "near Munich" as Munich, Germany.',
+    });
+    const area = readLocation('London area', true);
+    expect(area?.keys).toEqual(['city:2643743']);
+    // Still one city, so radius_km can measure from it.
+    expect(area && cityOf(area)?.name).toBe('London');
+    expect(readLocation('near Narnia', true)).toBeUndefined();
+  });
+
   it('reads a misspelt place as the closest one only when asked, and says so', () => {
     expect(readLocation('Manchaster', true)).toMatchObject({
       keys: ['city:2643123'],
