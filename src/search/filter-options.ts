@@ -47,7 +47,7 @@ const TEXT_FILTERS = {
   location:
     'A city, region or country (name, alias, adjective or ISO code), a group of countries or an area (Europe, EMEA, EU, DACH, Nordics, Benelux, CEE, UK&I, APAC, LATAM, North America, Bay Area, US East Coast), or a work arrangement alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type; several places named together ("London or Manchester") are any of them. A misspelt place is read as the closest one; notes say how a location was read.',
   industry:
-    'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance).',
+    'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance); several joined by "or" or commas ("fintech or banking") are any of them.',
   company_name:
     'Part of the company name (name in search_companies, company_name in search_signals), any case.',
   misspellings:

@@ -79,8 +79,15 @@ export function allOf(clauses: readonly Query[]): Query {
 
 /** The skill(s) a typed name reads as: its alias's names, or its own match key. */
 export function skillKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
+  return keysOf(text, SKILL_ALIASES);
+}
+
+function keysOf(
+  text: string,
+  aliases: ReadonlyMap<string, Alias>,
+): { keys: readonly string[]; names?: readonly string[] } {
   const key = matchKey(text);
-  const alias = SKILL_ALIASES.get(key);
+  const alias = aliases.get(key);
   return alias ? { keys: alias.keys, names: alias.names } : { keys: key === '' ? [] : [key] };
 }
 
@@ -129,27 +136,41 @@ function withoutNoise(text: string): string {
 
 /**
  * The names a typed skill also reads as, beside itself: each of its parts, and each without its
- * version and without the words that say how it is known, with the label a note gives it.
- * Documents list skills without versions.
+ * version and without the words that say how it is known. Documents list skills without versions.
  */
-function otherForms(text: string): Array<{ keys: readonly string[]; label: string }> {
-  const pieces = [text, ...skillParts(text)];
-  const forms = pieces
+function skillForms(text: string): string[] {
+  return [text, ...skillParts(text)]
     .flatMap((piece) => [piece, piece.replace(VERSION, ''), withoutNoise(piece)])
-    .slice(1)
-    .filter((form) => form !== '');
-  return forms.flatMap((form) => {
-    const read = skillKeys(form);
-    return read.keys.length === 0
-      ? []
-      : [{ keys: read.keys, label: listInWords(read.names ?? [form], 'or') }];
+    .slice(1);
+}
+
+/**
+ * The industries a typed industry also reads as: each of several named with "or" or commas
+ * ("fintech or banking"). Not "and" or "&": the data's names have them ("Media & Entertainment").
+ */
+function industryForms(text: string): string[] {
+  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
+  const parts = text.replace(/\s+/g, ' ').split(/ or |[,;/]/i);
+  return parts.length > 1 ? parts.slice(0, MAX_SKILL_PARTS) : [];
+}
+
+/** The other forms of a typed name (`formsOf`), each with its keys and the names a note gives it. */
+function otherForms(
+  text: string,
+  aliases: ReadonlyMap<string, Alias>,
+  formsOf: (text: string) => string[],
+): Array<{ keys: readonly string[]; names: readonly string[] }> {
+  return formsOf(text).flatMap((form) => {
+    const trimmed = form.trim();
+    const read = keysOf(trimmed, aliases);
+    return read.keys.length === 0 ? [] : [{ keys: read.keys, names: read.names ?? [trimmed] }];
   });
 }
 
 function readKeys(
   typed: readonly string[],
   aliases: ReadonlyMap<string, Alias>,
-  parts: boolean,
+  formsOf: (text: string) => string[],
 ): KeyedReading {
   const reading: KeyedReading = { keys: [], expanded: [], asTyped: [] };
   for (const text of typed) {
@@ -163,12 +184,13 @@ function readKeys(
     if (key === '') continue;
     reading.keys.push(key);
     reading.asTyped.push(key);
-    const others = (parts ? otherForms(text) : []).filter((form) => !form.keys.includes(key));
+    const others = otherForms(text, aliases, formsOf).filter((form) => !form.keys.includes(key));
     if (others.length === 0) continue;
     const labels: string[] = [];
     for (const form of others) {
       reading.keys.push(...form.keys);
-      if (!labels.some((label) => foldKey(label) === foldKey(form.label))) labels.push(form.label);
+      for (const name of form.names)
+        if (!labels.some((label) => foldKey(label) === foldKey(name))) labels.push(name);
     }
     reading.expanded.push(`"${text}" as ${listInWords(labels, 'or')}`);
   }
@@ -202,7 +224,7 @@ function fuzzyKeys(
  * parts and versionless name of what was typed ("Kubernetes (k8s)", "Python 3").
  */
 export function readSkills(skills: readonly string[]): TextReading {
-  const reading = readKeys(skills, SKILL_ALIASES, true);
+  const reading = readKeys(skills, SKILL_ALIASES, skillForms);
   const result: TextReading = { clause: valuesClause('skills_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) {
     result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${listInWords(reading.expanded, 'and')}.`;
@@ -214,7 +236,7 @@ export function readSkills(skills: readonly string[]): TextReading {
 
 /** `industry`: the industry by its name or one of its other names. */
 export function readIndustry(industry: string): TextReading {
-  const reading = readKeys([industry], INDUSTRY_ALIASES, false);
+  const reading = readKeys([industry], INDUSTRY_ALIASES, industryForms);
   const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
   const second = fuzzyKeys('industry_key', reading, 'industry', industry);

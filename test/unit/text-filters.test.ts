@@ -62,6 +62,19 @@ describe('reading skills and industries', () => {
       clause: { terms: { industry_key: ['fintech', 'banking', 'insurance'] } },
       note: 'Read the industry "finance" as Fintech, Banking or Insurance.',
     });
+    expect(readIndustry('fintech or gaming')).toMatchObject({
+      clause: { terms: { industry_key: ['fintechorgaming', 'fintech', 'gaming'] } },
+      note: 'Read the industry "fintech or gaming" as fintech or gaming.',
+    });
+    expect(readIndustry('finance, gaming').note).toBe(
+      'Read the industry "finance, gaming" as Fintech, Banking, Insurance or gaming.',
+    );
+    // "&" and "and" are in the data's names, not between two industries.
+    expect(readIndustry('Media & Entertainment')).toEqual({
+      clause: { term: { industry_key: 'mediaentertainment' } },
+      keys: ['mediaentertainment'],
+      second: expect.anything(),
+    });
     expect(readIndustry('E-Commerce')).toEqual(
       expect.objectContaining({ clause: { term: { industry_key: 'ecommerce' } } }),
     );
