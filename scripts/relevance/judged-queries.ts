@@ -338,6 +338,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     'data engineer or data scientist',
     /\bData\b.*\b(Engineer|Developer)\b|\bData Scientist\b/i,
   ),
+  // Abbreviations of whole roles: "SDE" is Amazon's Software Development Engineer, no SDET.
+  title('abbreviation', 'SDE', role('Software')),
+  title('abbreviation', 'MLE', /Machine Learning Engineer/i),
+  title('abbreviation', 'FE developer', role('Frontend')),
+  title('abbreviation', 'BE engineer', role('Backend')),
   // Skills written as in a sentence.
   skills('skill alias', ['Python and Django'], ['Python', 'Django']),
   skills('skill alias', ['kubernetes experience'], ['Kubernetes']),
