@@ -343,6 +343,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'MLE', /Machine Learning Engineer/i),
   title('abbreviation', 'FE developer', role('Frontend')),
   title('abbreviation', 'BE engineer', role('Backend')),
+  // German compounds of a specialty and a role noun, as DACH job boards write them.
+  title('synonym', 'Softwareentwickler (m/w/d)', role('Software')),
+  title('synonym', 'Datenanalystin', /Data Analyst/i),
   // Skills written as in a sentence.
   skills('skill alias', ['Python and Django'], ['Python', 'Django']),
   skills('skill alias', ['kubernetes experience'], ['Kubernetes']),
