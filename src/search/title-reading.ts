@@ -287,31 +287,34 @@ function withoutImplied(
   typed: string,
   concepts: readonly Concept[],
 ): { concepts: Concept[]; says: string } | undefined {
-  const impliedWord = (concept: Concept) =>
+  const impliedWord = (concept: Concept): concept is Extract<Concept, { kind: 'word' }> =>
     concept.kind === 'word' && IMPLIED_BY_SPECIALTY.words.has(concept.word);
-  const impliedRole = (concept: Concept) =>
+  const impliedRole = (concept: Concept): concept is Extract<Concept, { kind: 'term' }> =>
     concept.kind === 'term' && IMPLIED_BY_SPECIALTY.roles.has(concept.typed);
   const others = concepts.filter((concept) => !impliedWord(concept) && !impliedRole(concept));
-  const specialty = others.some((concept) => isSpecialty(concept) && !('role' in concept && concept.role));
+  const specialty = others.some((concept) => isSpecialty(concept) && !isRoleNoun(concept));
   if (others.length === concepts.length || !specialty) return undefined;
-  const hasRoleNoun = others.some((concept) => 'role' in concept && concept.role);
+  const hasRoleNoun = others.some(isRoleNoun);
   const says: string[] = [];
   const read = concepts.flatMap((concept): Concept[] => {
     if (impliedWord(concept)) {
-      says.push(`without "${asTyped(typed, (concept as { word: string }).word)}"`);
+      says.push(`without "${asTyped(typed, concept.word)}"`);
       return [];
     }
     if (!impliedRole(concept)) return [concept];
-    const shown = asTyped(typed, (concept as { typed: string }).typed);
+    const shown = asTyped(typed, concept.typed);
     if (hasRoleNoun) {
       says.push(`without "${shown}"`);
       return [];
     }
     says.push(`with "${shown}" as ${listInWords(ROLE_NOUNS_WITH_SPECIALTY.labels, 'or')}`);
-    return [roleNounsWithSpecialty((concept as { typed: string }).typed)];
+    return [roleNounsWithSpecialty(concept.typed)];
   });
   return { concepts: read, says: listInWords(says, 'and') };
 }
+
+/** A role noun, read alone or beside a specialty ("engineer", "developer"). */
+const isRoleNoun = (concept: Concept): boolean => 'role' in concept && concept.role === true;
 
 /** A word of a title taken as typed: what a second reading may read with close spellings. */
 const isPlain = (concept: Concept): concept is { kind: 'word'; word: string } => concept.kind === 'word';
@@ -416,12 +419,18 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     );
   }
   const implied = [
-    { suffix: 'implied', concepts: part.concepts, clauses: [] as Query[], notes: [] as string[] },
+    {
+      suffix: 'implied',
+      concepts: part.concepts,
+      clauses: [] as Query[],
+      notes: [] as string[],
+      skills: true,
+    },
     ...(places.length > 0
-      ? [{ suffix: 'places_implied', concepts: rest, clauses: located, notes: placeNotes }]
+      ? [{ suffix: 'places_implied', concepts: rest, clauses: located, notes: placeNotes, skills: false }]
       : []),
   ];
-  for (const { suffix, concepts, clauses, notes } of implied) {
+  for (const { suffix, concepts, clauses, notes, skills } of implied) {
     const without = withoutImplied(part.typed, concepts);
     if (!without) continue;
     choices.push({
@@ -434,7 +443,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       ].join(' '),
     });
     // Then a word of what is left read as a skill: "Senior Software Engineer - Backend (Python)".
-    if (suffix === 'implied') {
+    if (skills) {
       choices.push(
         ...skillChoices(part, without.concepts, {
           name: `${name}_implied_skill`,
