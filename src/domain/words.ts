@@ -4,6 +4,14 @@ export function listInWords(items: readonly string[], conjunction: 'and' | 'or')
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
 }
 
+/**
+ * `text` split at `separators` (" or ", "/"...), its spaces made single first: a pattern with a
+ * quantifier of spaces on each side of a word would backtrack.
+ */
+export function splitAt(text: string, separators: RegExp): string[] {
+  return text.replace(/\s+/g, ' ').split(separators);
+}
+
 /** `text` without the characters `isEdge` accepts at either end; a scan, as a pattern anchored at the end is quadratic. */
 export function trimEdges(text: string, isEdge: (character: string) => boolean): string {
   let start = 0;

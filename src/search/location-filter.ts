@@ -1,5 +1,5 @@
 import type { WorkType } from '../domain/enums.js';
-import { listInWords } from '../domain/words.js';
+import { listInWords, splitAt } from '../domain/words.js';
 import {
   type City,
   closestPlace,
@@ -45,10 +45,7 @@ const VICINITY_AFTER = / (?:area|metro area|metropolitan area|and surroundings|a
 function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
   const whole = placeNear(text, closeSpellings);
   if (whole) return whole;
-  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
-  const pieces = text
-    .replace(/\s+/g, ' ')
-    .split(/ or | and |[,;/&]/i)
+  const pieces = splitAt(text, / or | and |[,;/&]/i)
     .map((piece) => piece.trim())
     .filter((piece) => piece !== '');
   if (pieces.length < 2 || pieces.length > MAX_PLACES_NAMED) return undefined;

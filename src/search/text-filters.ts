@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { matchKey } from '../domain/analysis.js';
 import { foldKey } from '../domain/fold.js';
-import { listInWords } from '../domain/words.js';
+import { listInWords, splitAt } from '../domain/words.js';
 import { type Alias, INDUSTRY_ALIASES, SKILL_ALIASES, SKILL_NOISE_WORDS } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
 
@@ -10,7 +10,7 @@ import { type Query, valuesClause } from './es.js';
  * industry and company name here, the title in `title-reading.ts`. Each reading gives the clause
  * of the first search, a note when what was typed was read as something else, and, where some of
  * it can be read another way, a second reading that runs only when the first finds nothing. Every
- * clause count is bounded: at most 10 skills of at most MAX_SKILL_PARTS parts, each read as at
+ * clause count is bounded: at most 10 skills of at most MAX_NAME_PARTS parts, each read as at
  * most MAX_NAMES names; one industry.
  */
 
@@ -21,8 +21,8 @@ import { type Query, valuesClause } from './es.js';
  */
 export const FUZZY = { fuzziness: 'AUTO:3,8', prefix_length: 1, max_expansions: 50 } as const;
 export const FUZZABLE_LENGTH = 3;
-/** Parts of one typed skill read on their own: "Kubernetes (k8s)", "GCP/BigQuery". */
-const MAX_SKILL_PARTS = 4;
+/** Parts of one typed skill or industry read on their own: "Kubernetes (k8s)", "fintech or banking". */
+const MAX_NAME_PARTS = 4;
 
 type TypoSubject = 'title' | 'skill' | 'industry' | 'company name';
 
@@ -107,16 +107,12 @@ function skillParts(text: string): string[] {
   const parts = text
     .split(/[()[\],;|]/)
     .flatMap((part) => {
-      // Spaces made single first: one pattern with a quantifier on each side would backtrack.
-      const sides = part
-        .replace(/\s+/g, ' ')
-        .split(/[/&]| and /i)
-        .map((side) => side.trim());
+      const sides = splitAt(part, /[/&]| and /i).map((side) => side.trim());
       return sides.length > 1 && sides.every((side) => /^[\p{L}\p{N}.#+-]{3,}$/u.test(side)) ? sides : [part];
     })
     .map((part) => part.trim())
     .filter((part) => part !== '');
-  return parts.length > 1 ? parts.slice(0, MAX_SKILL_PARTS) : [];
+  return parts.length > 1 ? parts.slice(0, MAX_NAME_PARTS) : [];
 }
 
 /**
@@ -149,9 +145,8 @@ function skillForms(text: string): string[] {
  * ("fintech or banking"). Not "and" or "&": the data's names have them ("Media & Entertainment").
  */
 function industryForms(text: string): string[] {
-  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
-  const parts = text.replace(/\s+/g, ' ').split(/ or |[,;/]/i);
-  return parts.length > 1 ? parts.slice(0, MAX_SKILL_PARTS) : [];
+  const parts = splitAt(text, / or |[,;/]/i);
+  return parts.length > 1 ? parts.slice(0, MAX_NAME_PARTS) : [];
 }
 
 /** The other forms of a typed name (`formsOf`), each with its keys and the names a note gives it. */

@@ -1,6 +1,6 @@
 import { analyse } from '../domain/analysis.js';
 import type { ExperienceLevel } from '../domain/enums.js';
-import { listInWords, trimEdges } from '../domain/words.js';
+import { listInWords, splitAt, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import {
   EXPERIENCE_LEVEL_WORDS,
@@ -508,8 +508,7 @@ function skillChoices(
  * "Data Scientist / ML Engineer".
  */
 function titleAlternatives(typed: string): string[] {
-  // Spaces made single first: one pattern with a quantifier on each side would backtrack.
-  const pieces = typed.replace(/\s+/g, ' ').split(/ or /i);
+  const pieces = splitAt(typed, / or /i);
   return pieces.length > 1 ? pieces.flatMap(slashedAlternatives) : slashedAlternatives(typed);
 }
 
