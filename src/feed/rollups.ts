@@ -193,73 +193,52 @@ export interface CellDoc {
 /** A cell without its counts: what identifies it. */
 export type CellKey = Omit<CellDoc, 'roles' | 'salary_stats'>;
 
-function keyFields(view: RollupView, lead: RollupLead, skill: string | null): CellKey {
-  const cell: CellKey = { view: view.name, is_open: true };
-  for (const dim of view.dims) {
-    switch (dim) {
-      case 'place': {
-        const { city, region, country_code, country_name, keys } = lead.location;
-        cell.location = { city, region, country_code, country_name, keys: [...keys] };
-        break;
-      }
-      case 'experience_level':
-        cell.experience_level = lead.experience_level;
-        break;
-      case 'work_type':
-        cell.work_type = lead.work_type;
-        break;
-      case 'employment_type':
-        cell.employment_type = lead.employment_type;
-        break;
-      case 'industry':
-        cell.industry = lead.industry;
-        cell.industry_key = lead.industry_key;
-        break;
-      case 'company_size':
-        cell.company = {
-          ...cell.company,
-          is_agency: lead.company.is_agency,
-          size_band: lead.company.size_band,
-        };
-        break;
-      case 'agency':
-        cell.company = { ...cell.company, is_agency: lead.company.is_agency };
-        break;
-      case 'posted_date':
-        cell.posted_date = lead.posted_date;
-        break;
-      case 'skill':
-        if (skill !== null) {
-          cell.skills = [skill];
-          cell.skills_key = [matchKey(skill)];
-        }
-        break;
-      case 'title':
-        cell.title = lead.title;
-        cell.title_key = lead.title_key;
-        cell.title_terms = lead.title_terms;
-        break;
-      case 'salary':
-        if (lead.salary_annual) cell.salary_step = salaryStep(lead.salary_annual.gbp_mid);
-        break;
+/** What one dimension of a role gives the fields of its cell; `skill`: the cell's skill, if the view keeps one. */
+export function dimensionFields(dim: Dimension, lead: RollupLead, skill: string | null): Partial<CellKey> {
+  switch (dim) {
+    case 'place': {
+      const { city, region, country_code, country_name, keys } = lead.location;
+      return { location: { city, region, country_code, country_name, keys: [...keys] } };
     }
+    case 'experience_level':
+      return { experience_level: lead.experience_level };
+    case 'work_type':
+      return { work_type: lead.work_type };
+    case 'employment_type':
+      return { employment_type: lead.employment_type };
+    case 'industry':
+      return { industry: lead.industry, industry_key: lead.industry_key };
+    case 'company_size':
+      return { company: { is_agency: lead.company.is_agency, size_band: lead.company.size_band } };
+    case 'agency':
+      return { company: { is_agency: lead.company.is_agency } };
+    case 'posted_date':
+      return { posted_date: lead.posted_date };
+    case 'skill':
+      return skill === null ? {} : { skills: [skill], skills_key: [matchKey(skill)] };
+    case 'title':
+      return { title: lead.title, title_key: lead.title_key, title_terms: lead.title_terms };
+    case 'salary':
+      return lead.salary_annual ? { salary_step: salaryStep(lead.salary_annual.gbp_mid) } : {};
+  }
+}
+
+/** A cell's fields from its dimensions' (`dimensionFields`, in the view's order). */
+export function cellKey(view: RollupView, fields: ReadonlyArray<Partial<CellKey>>): CellKey {
+  const cell: CellKey = { view: view.name, is_open: true };
+  for (const { company, ...rest } of fields) {
+    Object.assign(cell, rest);
+    // Two dimensions may each give a part of the company: size and agency.
+    if (company) cell.company = { ...cell.company, ...company };
   }
   return cell;
 }
 
 /**
- * What tells one cell of `view` from another: the role's values of the view's dimensions, as one
- * string. Joined, not concatenated: a flat string, which a map keeping it holds without a rope.
+ * What tells a role's value of one dimension from another's, as a string; a cell's identity joins
+ * its view's name and its dimensions' parts (`identityOf`).
  */
-function identity(view: RollupView, lead: RollupLead, skill: string | null): string {
-  const parts: string[] = [view.name];
-  for (const dim of view.dims) parts.push(part(dim, lead, skill));
-  return parts.join(SEPARATOR);
-}
-
-const SEPARATOR = '\u0001';
-
-function part(dim: Dimension, lead: RollupLead, skill: string | null): string {
+export function dimensionPart(dim: Dimension, lead: RollupLead, skill: string | null): string {
   switch (dim) {
     case 'place':
       // A place's keys name it whole (city, region and country), and an unplaced role has none.
@@ -288,6 +267,19 @@ function part(dim: Dimension, lead: RollupLead, skill: string | null): string {
 }
 
 /**
+ * What tells one cell of `view` from another: the view's name and its dimensions' parts, as one
+ * string. Joined, not concatenated: a flat string, which a map keeping it holds without a rope.
+ */
+export function identityOf(view: RollupView, parts: readonly string[]): string {
+  return [view.name, ...parts].join('\u0001');
+}
+
+/** The distinct skills of a role, each a cell of a view keeping `skill`. */
+export function cellSkills(lead: RollupLead): Set<string> {
+  return new Set(lead.skills);
+}
+
+/**
  * Calls `visit` with each cell a role counts in: one per view, or one per distinct skill name in
  * a view keeping `skill`. `identity` tells cells apart; `key` builds the cell's fields when first met.
  */
@@ -296,12 +288,19 @@ export function forEachCell(
   visit: (identity: string, key: () => CellKey, view: RollupView) => void,
 ): void {
   for (const view of VIEWS) {
-    if (view.dims.includes('skill')) {
-      for (const skill of new Set(lead.skills)) {
-        visit(identity(view, lead, skill), () => keyFields(view, lead, skill), view);
-      }
-    } else {
-      visit(identity(view, lead, null), () => keyFields(view, lead, null), view);
+    for (const skill of view.dims.includes('skill') ? cellSkills(lead) : [null]) {
+      visit(
+        identityOf(
+          view,
+          view.dims.map((dim) => dimensionPart(dim, lead, skill)),
+        ),
+        () =>
+          cellKey(
+            view,
+            view.dims.map((dim) => dimensionFields(dim, lead, skill)),
+          ),
+        view,
+      );
     }
   }
 }

@@ -5,15 +5,23 @@ import {
   type CompanyRollupDoc,
   cellFilter,
   cellId,
+  cellKey,
+  cellSkills,
   companyDocId,
   companyFacetsOf,
   companyRollupDoc,
   countsAsOpen,
+  type Dimension,
+  dimensionFields,
+  dimensionPart,
   forEachCell,
+  identityOf,
   ROLLUP_LEAD_FIELDS,
   type RollupCompany,
   type RollupLead,
+  type RollupView,
   type SalaryFigures,
+  VIEWS,
 } from '../feed/rollups.js';
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
@@ -171,12 +179,17 @@ const SLOT_SIZE = FIGURES * 3;
 
 /**
  * The roll-ups of the roles added: each view's cells, and each company's counts per facet. Packed,
- * as the load's heap is capped (docs/performance.md, "Loading the feed"): a cell is a number, its
- * roles and salary figures live in typed arrays, and only its identity and key are objects.
+ * as the load's heap is capped (docs/performance.md, "Loading the feed"): each value a dimension
+ * takes (a place, a title, a day) is numbered once, with the fields it gives a cell; a cell is its
+ * view's and its values' numbers in a typed array, found through `CellTable`; its roles and salary
+ * figures live in typed arrays too. Its identity and fields are put together only to be written.
  */
 class RollupCounts {
-  private readonly cellNumbers = new Map<string, number>();
-  private readonly keys: CellKey[] = [];
+  private readonly values = new Map<Dimension, DimensionValues>();
+  private readonly cells = new CellTable();
+  /** The current role's number for each dimension (-1: not yet looked up), in `DIMENSIONS` order. */
+  private readonly leadValues = new Int32Array(DIMENSIONS.length);
+  private readonly cellValues = new Int32Array(CELL_WIDTH);
   private roleCounts = new Int32Array(1024);
   /** Each cell's slot in `salaries`, -1 until a role with a salary counts in a view that keeps `salary`. */
   private salarySlots = new Int32Array(1024);
@@ -184,9 +197,10 @@ class RollupCounts {
   private salaryCells = 0;
   readonly companies = new CompanyFacetCounts();
   private openRoles = 0;
-  private readonly shared = new SharedParts();
 
-  constructor(private readonly today: string) {}
+  constructor(private readonly today: string) {
+    for (const dim of DIMENSIONS) this.values.set(dim, new DimensionValues());
+  }
 
   /** The roles counted as open. */
   get roles(): number {
@@ -196,23 +210,44 @@ class RollupCounts {
   add(lead: RollupLead): void {
     if (!countsAsOpen(lead, this.today)) return;
     this.openRoles++;
-    forEachCell(lead, (identity, key, view) => {
-      let cell = this.cellNumbers.get(identity);
-      if (cell === undefined) {
-        cell = this.keys.length;
-        this.keys.push(this.shared.of(key()));
-        this.cellNumbers.set(identity, cell);
+    this.leadValues.fill(-1);
+    for (let viewNumber = 0; viewNumber < VIEWS.length; viewNumber++) {
+      const view = VIEWS[viewNumber] as RollupView;
+      for (const skill of view.dims.includes('skill') ? cellSkills(lead) : NO_SKILL) {
+        const values = this.cellValues;
+        values[0] = viewNumber;
+        for (let at = 0; at < view.dims.length; at++) {
+          values[at + 1] = this.valueNumber(view.dims[at] as Dimension, lead, skill);
+        }
+        const cell = this.cells.find(values, view.dims.length + 1);
         if (cell >= this.roleCounts.length) {
           this.roleCounts = grown(this.roleCounts, cell + 1);
           this.salarySlots = grown(this.salarySlots, cell + 1);
         }
-        this.salarySlots[cell] = -1;
+        // Every cell counted holds a role: none yet, a new cell.
+        if (this.roleCounts[cell] === 0) this.salarySlots[cell] = -1;
+        this.roleCounts[cell] = (this.roleCounts[cell] as number) + 1;
+        if (view.dims.includes('salary') && lead.salary_annual) this.addSalaries(cell, lead.salary_annual);
       }
-      this.roleCounts[cell] = (this.roleCounts[cell] as number) + 1;
-      if (view.dims.includes('salary') && lead.salary_annual) this.addSalaries(cell, lead.salary_annual);
-    });
+    }
     const facets = companyFacetsOf(lead);
     if (facets) this.companies.add(facets.company, facets.facets);
+  }
+
+  /** The number of the role's value of `dim` (each role's values looked up once, but for its skills). */
+  private valueNumber(dim: Dimension, lead: RollupLead, skill: string | null): number {
+    if (dim === 'skill') return this.dimension(dim).number(dim, lead, skill);
+    const at = DIMENSION_NUMBERS[dim];
+    let number = this.leadValues[at] as number;
+    if (number < 0) {
+      number = this.dimension(dim).number(dim, lead, null);
+      this.leadValues[at] = number;
+    }
+    return number;
+  }
+
+  private dimension(dim: Dimension): DimensionValues {
+    return this.values.get(dim) as DimensionValues;
   }
 
   private addSalaries(cell: number, salary: NonNullable<RollupLead['salary_annual']>): void {
@@ -256,39 +291,132 @@ class RollupCounts {
   }
 
   *documents(): Generator<BulkItem> {
-    for (const [identity, cell] of this.cellNumbers) {
+    for (let cell = 0; cell < this.cells.size; cell++) {
+      const values = this.cells.valuesOf(cell);
+      const view = VIEWS[values[0] as number] as RollupView;
+      const numbers = view.dims.map((dim, at) => ({
+        of: this.dimension(dim),
+        number: values[at + 1] as number,
+      }));
       const salary = this.salaryOf(cell);
-      yield cellItem(cellId(identity), {
-        key: this.keys[cell] as CellKey,
-        roles: this.roleCounts[cell] as number,
-        ...(salary && { salary }),
-      });
+      yield cellItem(
+        cellId(
+          identityOf(
+            view,
+            numbers.map(({ of, number }) => of.part(number)),
+          ),
+        ),
+        {
+          key: cellKey(
+            view,
+            numbers.map(({ of, number }) => of.fields(number)),
+          ),
+          roles: this.roleCounts[cell] as number,
+          ...(salary && { salary }),
+        },
+      );
     }
     yield* this.companies.documents();
   }
 }
 
-/**
- * One instance of each place, company part and string the cells hold: hundreds of thousands of
- * cells share a few thousand places and a few hundred values, which every role's document would
- * otherwise bring its own copy of.
- */
-class SharedParts {
-  private readonly parts = new Map<string, unknown>();
+const DIMENSIONS: readonly Dimension[] = [...new Set(VIEWS.flatMap((view) => view.dims))];
+const DIMENSION_NUMBERS = Object.fromEntries(DIMENSIONS.map((dim, at) => [dim, at])) as Record<
+  Dimension,
+  number
+>;
+const NO_SKILL = [null] as const;
+/** A cell's numbers: its view's, then one per dimension of the view. */
+const CELL_WIDTH = 1 + Math.max(...VIEWS.map((view) => view.dims.length));
 
-  of(key: CellKey): CellKey {
-    const shared: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(key)) shared[field] = this.part(value);
-    return shared as unknown as CellKey;
+/**
+ * The values one dimension has taken, numbered from 0 in the order met: each with its part of a
+ * cell's identity and the fields it gives the cell, kept once however many cells share it.
+ */
+class DimensionValues {
+  private readonly numbers = new Map<string, number>();
+  private readonly parts: string[] = [];
+  private readonly fieldsOf: Array<Partial<CellKey>> = [];
+
+  number(dim: Dimension, lead: RollupLead, skill: string | null): number {
+    const part = dimensionPart(dim, lead, skill);
+    let number = this.numbers.get(part);
+    if (number === undefined) {
+      number = this.parts.length;
+      this.numbers.set(part, number);
+      this.parts.push(part);
+      this.fieldsOf.push(dimensionFields(dim, lead, skill));
+    }
+    return number;
   }
 
-  private part(value: unknown): unknown {
-    if (value === null || (typeof value !== 'string' && typeof value !== 'object')) return value;
-    const identity = typeof value === 'string' ? `s${value}` : `o${JSON.stringify(value)}`;
-    const known = this.parts.get(identity);
-    if (known !== undefined) return known;
-    this.parts.set(identity, value);
-    return value;
+  part(number: number): string {
+    return this.parts[number] as string;
+  }
+
+  fields(number: number): Partial<CellKey> {
+    return this.fieldsOf[number] as Partial<CellKey>;
+  }
+}
+
+/**
+ * Cells by their numbers (`CELL_WIDTH` a cell, unused ones 0), numbered from 0 in the order met:
+ * an open-addressing hash table of cell numbers over the packed numbers, a few bytes a cell where
+ * a map of identity strings took about a hundred.
+ */
+class CellTable {
+  size = 0;
+  private values = new Int32Array(1024 * CELL_WIDTH);
+  /** Cell number + 1 at each position, 0 where empty; at most half full. */
+  private table = new Int32Array(2048);
+
+  /** The number of the cell of `values` (its first `length` numbers), added if new. */
+  find(values: Int32Array, length: number): number {
+    let position = this.position(values, length);
+    const found = (this.table[position] as number) - 1;
+    if (found >= 0) return found;
+    const cell = this.size++;
+    if ((cell + 1) * CELL_WIDTH > this.values.length)
+      this.values = grown(this.values, (cell + 1) * CELL_WIDTH);
+    this.values.set(values.subarray(0, length), cell * CELL_WIDTH);
+    this.values.fill(0, cell * CELL_WIDTH + length, (cell + 1) * CELL_WIDTH);
+    if (this.size * 2 > this.table.length) {
+      this.rehash();
+      position = this.position(values, length);
+    }
+    this.table[position] = cell + 1;
+    return cell;
+  }
+
+  valuesOf(cell: number): Int32Array {
+    return this.values.subarray(cell * CELL_WIDTH, (cell + 1) * CELL_WIDTH);
+  }
+
+  /** Where the cell of `values` is, or the empty position it would take (linear probing). */
+  private position(values: Int32Array, length: number): number {
+    const mask = this.table.length - 1;
+    let hash = 0x811c9dc5;
+    for (let at = 0; at < CELL_WIDTH; at++)
+      hash = Math.imul(hash ^ (at < length ? (values[at] as number) : 0), 0x01000193);
+    for (let position = (hash ^ (hash >>> 15)) & mask; ; position = (position + 1) & mask) {
+      const cell = (this.table[position] as number) - 1;
+      if (cell < 0 || this.holds(cell, values, length)) return position;
+    }
+  }
+
+  private holds(cell: number, values: Int32Array, length: number): boolean {
+    const start = cell * CELL_WIDTH;
+    for (let at = 0; at < CELL_WIDTH; at++) {
+      if (this.values[start + at] !== (at < length ? values[at] : 0)) return false;
+    }
+    return true;
+  }
+
+  private rehash(): void {
+    this.table = new Int32Array(this.table.length * 2);
+    for (let cell = 0; cell < this.size; cell++) {
+      this.table[this.position(this.valuesOf(cell), CELL_WIDTH)] = cell + 1;
+    }
   }
 }
 
