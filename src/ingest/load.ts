@@ -130,19 +130,23 @@ const LOAD_ORDER: readonly FeedKind[] = ['companies', 'leads', 'signals'];
 class RunAborted extends Error {}
 
 /**
- * Company facts by key (null: no such company), the `capacity` added last. The keys wait in a
- * ring, so dropping the oldest is one step (a Map's oldest key, taken with `keys().next()`
- * after many deletions, is a scan over their holes: at capacity, a quadratic cost).
+ * Company facts by key (null: no such company), the `capacity` added last. Each is kept as its
+ * JSON text and read back when a batch needs it: about 700 bytes a company where its objects and
+ * strings took over a kilobyte, and one string for the collector to keep instead of a score of
+ * objects (docs/performance.md, "Loading the feed"). The keys wait in a ring, so dropping the
+ * oldest is one step (a Map's oldest key, taken with `keys().next()` after many deletions, is a
+ * scan over their holes: at capacity, a quadratic cost).
  */
 class CompanyCache {
-  private readonly facts = new Map<string, CompanyFacts | null>();
+  private readonly facts = new Map<string, string | null>();
   private readonly keys: string[] = [];
   private oldest = 0;
 
   constructor(private readonly capacity: number) {}
 
   get(key: string): CompanyFacts | null | undefined {
-    return this.facts.get(key);
+    const facts = this.facts.get(key);
+    return typeof facts === 'string' ? (JSON.parse(facts) as CompanyFacts) : facts;
   }
 
   set(key: string, facts: CompanyFacts | null): void {
@@ -154,7 +158,7 @@ class CompanyCache {
         this.oldest = (this.oldest + 1) % this.capacity;
       }
     }
-    this.facts.set(key, facts);
+    this.facts.set(key, facts && JSON.stringify(facts));
   }
 }
 
