@@ -118,6 +118,31 @@ export type RollupLead = Pick<
 };
 
 /**
+ * What the roll-ups read of a lead document the loader writes: kept instead of the whole document
+ * until Elasticsearch has answered, so that the rest of it (its texts and details) dies young.
+ */
+export function rollupLeadOf(doc: Omit<LeadDoc, 'seq' | 'fingerprint'>): RollupLead {
+  return {
+    is_open: doc.is_open,
+    expires_at: doc.expires_at,
+    posted_date: doc.posted_date,
+    location: doc.location,
+    company: doc.company,
+    industry: doc.industry,
+    industry_key: doc.industry_key,
+    work_type: doc.work_type,
+    employment_type: doc.employment_type,
+    experience_level: doc.experience_level,
+    skills: doc.skills,
+    skills_key: doc.skills_key,
+    title: doc.title,
+    title_key: doc.title_key,
+    title_terms: doc.title_terms,
+    salary_annual: doc.salary_annual,
+  };
+}
+
+/**
  * Whether a role counts as open in the roll-ups of an index being loaded: open, and not past its
  * `expires_at`, which the loader closes once the load is done (src/ingest/load.ts).
  */

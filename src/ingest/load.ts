@@ -17,6 +17,7 @@ import {
   isClosure,
   type RecordProblem,
 } from '../feed/records.js';
+import { rollupLeadOf } from '../feed/rollups.js';
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
   type BulkItem,
@@ -397,6 +398,9 @@ class IngestRun {
       progress?.advance(batch.length);
       const full = batch;
       batch = [];
+      // Waiting here rather than when the batch is sent: what the last batch made is garbage by
+      // now but for what its request holds, so the waits keep no more than that alive.
+      await this.freeSlot();
       await this.loadBatch(kind, full, report);
     };
     /** Takes one line; a promise only when it completes a batch, so a synchronous input runs without a tick per line. */
@@ -570,7 +574,7 @@ class IngestRun {
       return { line, id: leadIdFor(source, feed.source_id), source, sourceId: feed.source_id, warnings: [] };
     }
     const { doc, warnings } = deriveLead(lead as Parameters<typeof deriveLead>[0], source, company, today);
-    const prepared = { encoded: encode(doc), isOpen: doc.is_open, written: doc };
+    const prepared = { encoded: encode(doc), isOpen: doc.is_open, written: rollupLeadOf(doc) };
     return { line, id: doc.id, doc: prepared, source, sourceId: feed.source_id, warnings };
   }
 
@@ -690,8 +694,14 @@ class IngestRun {
     return indexItem(id, serialised.source, written);
   }
 
-  /** Sends a batch to be written; waits while `concurrency` batches are in flight. */
+  /** Waits while `concurrency` batches are in flight. */
+  private async freeSlot(): Promise<void> {
+    while (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight);
+  }
+
+  /** Sends a batch to be written once fewer than `concurrency` are in flight; does not wait for it. */
   private async write(kind: FeedKind, items: BulkItem[], report: KindReport): Promise<void> {
+    await this.freeSlot();
     const target = this.targets[kind];
     if (target === undefined) throw new Error(`no ${kind} index to write to`);
     const watched = kind === 'leads' ? this.leadWrites : undefined;
@@ -715,7 +725,6 @@ class IngestRun {
         for (const item of items) this.pending.delete(item.id);
       });
     this.inFlight.add(request);
-    if (this.inFlight.size >= this.concurrency) await Promise.race(this.inFlight);
   }
 
   /**
