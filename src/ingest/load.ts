@@ -159,8 +159,19 @@ class CompanyCache {
         this.oldest = (this.oldest + 1) % this.capacity;
       }
     }
-    this.facts.set(key, facts && JSON.stringify(facts));
+    this.facts.set(key, facts && oneByteJson(facts));
   }
+}
+
+/**
+ * JSON of `value` with every character beyond Latin-1 escaped: V8 keeps a string holding one such
+ * character at two bytes a character, and a company's facts often hold one (a dash, a Polish name).
+ */
+function oneByteJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0100-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 interface Existing {
