@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { estypes } from '@elastic/elasticsearch';
 import { matchKey } from '../domain/analysis.js';
 import type { LeadDoc } from '../domain/documents.js';
@@ -336,7 +336,7 @@ export function cellId(cellIdentity: string): string {
 }
 
 function digest(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+  return hash('sha256', text, 'base64url').slice(0, 22);
 }
 
 /**
