@@ -14,6 +14,11 @@ if (command === undefined) {
 }
 const env = { ...process.env };
 useStackUrlsUnlessSet(env);
+// glibc's allocator: two arenas, not one per thread (as the image), and blocks of 4 MiB or more
+// always mapped apart, so a typed array grown and dropped gives its memory back (docs/performance.md,
+// "Loading the feed"). Other C libraries ignore both.
+env.MALLOC_ARENA_MAX ??= '2';
+env.MALLOC_MMAP_THRESHOLD_ ??= String(4 * 1024 * 1024);
 const child = spawn(command, args, { stdio: 'inherit', env });
 // Ctrl-C reaches the child through the terminal; a plain kill of this process is passed on.
 process.on('SIGTERM', () => child.kill('SIGTERM'));
