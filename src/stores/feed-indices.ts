@@ -239,6 +239,8 @@ export async function prepareForBulk(client: Client, index: string): Promise<voi
 
 /** How long merging a loaded index into one segment may take: minutes at ten million leads. */
 const FORCE_MERGE_TIMEOUT_MS = 60 * 60_000;
+/** Each wait for the merge's task; well inside the client's own timeout (ingest and seed: 300 s). */
+const MERGE_WAIT = '60s';
 
 /**
  * The definition's refresh interval and durable writes back, one refresh so the documents are
@@ -252,10 +254,42 @@ export async function finishBulk(client: Client, index: string, kind: IndexKind)
     settings: { index: { refresh_interval: refreshInterval, translog: { durability: 'request' } } },
   });
   await client.indices.refresh({ index });
-  await client.indices.forcemerge(
-    { index, max_num_segments: 1, wait_for_completion: true },
-    { requestTimeout: FORCE_MERGE_TIMEOUT_MS },
-  );
+  await mergeIntoOneSegment(client, index);
+}
+
+/**
+ * Runs the merge as a task and waits for it a minute at a time: the client cannot hold one request
+ * open longer than its own timeout, whatever a request asks (its HTTP pool has no per-request
+ * timeout), and merging ten million roles takes several minutes.
+ */
+async function mergeIntoOneSegment(client: Client, index: string): Promise<void> {
+  const { task } = await client.indices.forcemerge({
+    index,
+    max_num_segments: 1,
+    wait_for_completion: false,
+  });
+  if (task === undefined) throw new Error(`the merge of ${index} did not start a task`);
+  const startedAt = Date.now();
+  for (;;) {
+    try {
+      const status = await client.tasks.get({
+        task_id: String(task),
+        wait_for_completion: true,
+        timeout: MERGE_WAIT,
+      });
+      if (status.error)
+        throw new Error(`the merge of ${index} failed: ${status.error.reason ?? status.error.type}`);
+      if (status.completed) return;
+    } catch (error) {
+      // The wait ran out before the merge did: wait again, up to the merge's own limit.
+      const stillMerging =
+        error instanceof errors.ResponseError && error.body?.error?.type === 'timeout_exception';
+      if (!stillMerging) throw error;
+    }
+    if (Date.now() - startedAt > FORCE_MERGE_TIMEOUT_MS) {
+      throw new Error(`the merge of ${index} took longer than ${FORCE_MERGE_TIMEOUT_MS / 60_000} minutes`);
+    }
+  }
 }
 
 export async function refreshIndex(client: Client, index: string): Promise<void> {
