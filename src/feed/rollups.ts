@@ -299,9 +299,11 @@ export function identityOf(view: RollupView, parts: readonly string[]): string {
   return [view.name, ...parts].join('\u0001');
 }
 
-/** The distinct skills of a role, each a cell of a view keeping `skill`. */
-export function cellSkills(lead: RollupLead): Set<string> {
-  return new Set(lead.skills);
+const NO_SKILL = [null] as const;
+
+/** The skill of each cell of `view` a role counts in: each distinct skill of the role where the view keeps `skill`, else none. */
+export function cellSkills(view: RollupView, lead: RollupLead): Iterable<string | null> {
+  return view.dims.includes('skill') ? new Set(lead.skills) : NO_SKILL;
 }
 
 /**
@@ -313,7 +315,7 @@ export function forEachCell(
   visit: (identity: string, key: () => CellKey, view: RollupView) => void,
 ): void {
   for (const view of VIEWS) {
-    for (const skill of view.dims.includes('skill') ? cellSkills(lead) : [null]) {
+    for (const skill of cellSkills(view, lead)) {
       visit(
         identityOf(
           view,

@@ -213,7 +213,7 @@ class RollupCounts {
     this.leadValues.fill(-1);
     for (let viewNumber = 0; viewNumber < VIEWS.length; viewNumber++) {
       const view = VIEWS[viewNumber] as RollupView;
-      for (const skill of view.dims.includes('skill') ? cellSkills(lead) : NO_SKILL) {
+      for (const skill of cellSkills(view, lead)) {
         const values = this.cellValues;
         values[0] = viewNumber;
         for (let at = 0; at < view.dims.length; at++) {
@@ -325,7 +325,6 @@ const DIMENSION_NUMBERS = Object.fromEntries(DIMENSIONS.map((dim, at) => [dim, a
   Dimension,
   number
 >;
-const NO_SKILL = [null] as const;
 /** A cell's numbers: its view's, then one per dimension of the view. */
 const CELL_WIDTH = 1 + Math.max(...VIEWS.map((view) => view.dims.length));
 
