@@ -41,6 +41,7 @@ import {
   INDEX_KINDS,
   publishIndices,
 } from '../stores/search-indices.js';
+import { CompanyCache } from './company-cache.js';
 import type { Progress } from './progress.js';
 import { type LeadWrites, type RollupReport, withRollups } from './rollups.js';
 import { type Encoded, encode, reserialise, type Serialised, serialise, withSeq } from './serialise.js';
@@ -129,50 +130,6 @@ const COMPANY_CACHE_SIZE = 50_000;
 const LOAD_ORDER: readonly FeedKind[] = ['companies', 'leads', 'signals'];
 
 class RunAborted extends Error {}
-
-/**
- * Company facts by key (null: no such company), the `capacity` added last. Each is kept as its
- * JSON text and read back when a batch needs it: about 700 bytes a company where its objects and
- * strings took over a kilobyte, and one string for the collector to keep instead of a score of
- * objects (docs/performance.md, "Loading the feed"). The keys wait in a ring, so dropping the
- * oldest is one step (a Map's oldest key, taken with `keys().next()` after many deletions, is a
- * scan over their holes: at capacity, a quadratic cost).
- */
-class CompanyCache {
-  private readonly facts = new Map<string, string | null>();
-  private readonly keys: string[] = [];
-  private oldest = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): CompanyFacts | null | undefined {
-    const facts = this.facts.get(key);
-    return typeof facts === 'string' ? (JSON.parse(facts) as CompanyFacts) : facts;
-  }
-
-  set(key: string, facts: CompanyFacts | null): void {
-    if (!this.facts.has(key)) {
-      if (this.keys.length < this.capacity) this.keys.push(key);
-      else {
-        this.facts.delete(this.keys[this.oldest] as string);
-        this.keys[this.oldest] = key;
-        this.oldest = (this.oldest + 1) % this.capacity;
-      }
-    }
-    this.facts.set(key, facts && oneByteJson(facts));
-  }
-}
-
-/**
- * JSON of `value` with every character beyond Latin-1 escaped: V8 keeps a string holding one such
- * character at two bytes a character, and a company's facts often hold one (a dash, a Polish name).
- */
-function oneByteJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u0100-\uffff]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
 
 interface Existing {
   seq: number;
