@@ -31,11 +31,26 @@ export async function countOpenRoles(client: Client, leadsIndex: string): Promis
   return count;
 }
 
-/** One aggregation request on the leads: the counts of a batch of cells (src/ingest/rollups.ts). */
-export async function aggregateLeads<Response>(
+/**
+ * Searches of the leads sent together in one `_msearch` (src/ingest/rollups.ts): each answer in
+ * order, or an error naming the first search Elasticsearch refused.
+ */
+export async function searchLeadsEach<Response>(
   client: Client,
   leadsIndex: string,
-  body: Omit<estypes.SearchRequest, 'index'>,
-): Promise<Response> {
-  return (await client.search({ index: leadsIndex, ...body })) as unknown as Response;
+  bodies: readonly estypes.SearchSearchRequestBody[],
+): Promise<Response[]> {
+  if (bodies.length === 0) return [];
+  const { responses } = await client.msearch({
+    index: leadsIndex,
+    searches: bodies.flatMap((body) => [{}, body]),
+  });
+  return responses.map((response) => {
+    if ('error' in response) {
+      throw new Error(
+        `a search of ${leadsIndex} failed: ${response.error.type}: ${response.error.reason ?? ''}`,
+      );
+    }
+    return response as unknown as Response;
+  });
 }
