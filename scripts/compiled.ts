@@ -23,7 +23,8 @@ function latestChange(path: string): number {
   return latest;
 }
 
-export function buildIfStale(root: string): void {
+/** Runs `build` (by default tsc, stopping the process if it fails) when dist/ is older than its inputs. */
+export function buildIfStale(root: string, build: (root: string) => void = compileWithTsc): void {
   const marker = join(root, BUILT_MARKER);
   const inputs = Math.max(
     latestChange(join(root, 'src')),
@@ -32,6 +33,11 @@ export function buildIfStale(root: string): void {
       .map(latestChange),
   );
   if (existsSync(marker) && statSync(marker).mtimeMs >= inputs) return;
+  build(root);
+  writeFileSync(marker, '');
+}
+
+function compileWithTsc(root: string): void {
   console.error(
     'Compiling src/ into dist/ (tsc -p tsconfig.build.json): the sources changed since the last build',
   );
@@ -44,5 +50,4 @@ export function buildIfStale(root: string): void {
     console.error('The build failed (above); nothing was run.');
     process.exit(build.status ?? 1);
   }
-  writeFileSync(marker, '');
 }

@@ -1,60 +1,52 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildIfStale } from '../../scripts/compiled.js';
 
-/** A project of one source file, built as `npm run ingest` builds the real one. */
+/** When `npm run ingest` compiles src/ again: only after a source or a setting changed. */
 describe('buildIfStale', () => {
   let root: string;
-  const source = () => path.join(root, 'src', 'entry.ts');
-  const output = () => path.join(root, 'dist', 'entry.js');
-  const marker = () => path.join(root, 'dist', '.built');
-  const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
+  let builds: number;
+  const build = () => {
+    builds++;
+  };
+  const at = (relative: string, seconds: number) => utimesSync(path.join(root, relative), seconds, seconds);
+  /** Sources and settings last changed at `seconds`. */
+  const inputsAt = (seconds: number) => {
+    for (const input of ['src/entry.ts', 'src', 'tsconfig.build.json']) at(input, seconds);
+  };
 
   beforeEach(() => {
+    builds = 0;
     root = mkdtempSync(path.join(tmpdir(), 'compiled-'));
     mkdirSync(path.join(root, 'src'));
-    writeFileSync(source(), 'export const answer: number = 42;\n');
-    writeFileSync(
-      path.join(root, 'tsconfig.build.json'),
-      JSON.stringify({
-        compilerOptions: { rootDir: 'src', outDir: 'dist', module: 'nodenext', target: 'es2022' },
-      }),
-    );
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, 'src', 'entry.ts'), 'export const answer = 42;\n');
+    writeFileSync(path.join(root, 'tsconfig.build.json'), '{}');
   });
 
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('builds when nothing was built, and again only once a source changes', () => {
-    buildIfStale(root);
-    expect(existsSync(output())).toBe(true);
-    expect(existsSync(marker())).toBe(true);
-
-    rmSync(output());
-    at(marker(), 2_000_000_000);
-    at(source(), 1_000_000_000);
-    at(path.join(root, 'src'), 1_000_000_000);
-    buildIfStale(root);
-    expect(existsSync(output())).toBe(false);
-
-    at(source(), 2_000_000_001);
-    buildIfStale(root);
-    expect(existsSync(output())).toBe(true);
+  it('builds when nothing was built, then not until something changes', () => {
+    buildIfStale(root, build);
+    expect(builds).toBe(1);
+    inputsAt(1_000_000_000);
+    at('dist/.built', 1_500_000_000);
+    buildIfStale(root, build);
+    expect(builds).toBe(1);
   });
 
-  it('builds when a source was added or removed, or a TypeScript setting changed', () => {
-    buildIfStale(root);
-    at(marker(), 2_000_000_000);
-    rmSync(output());
-    at(path.join(root, 'src'), 2_000_000_001);
-    buildIfStale(root);
-    expect(existsSync(output())).toBe(true);
-
-    at(marker(), 2_000_000_100);
-    rmSync(output());
-    at(path.join(root, 'tsconfig.build.json'), 2_000_000_101);
-    buildIfStale(root);
-    expect(existsSync(output())).toBe(true);
+  it.each([
+    ['a source is edited', 'src/entry.ts'],
+    ['a source is added or removed', 'src'],
+    ['a TypeScript setting changes', 'tsconfig.build.json'],
+  ])('builds again when %s', (_, changed) => {
+    buildIfStale(root, build);
+    inputsAt(1_000_000_000);
+    at('dist/.built', 1_500_000_000);
+    at(changed, 1_600_000_000);
+    buildIfStale(root, build);
+    expect(builds).toBe(2);
   });
 });
