@@ -173,10 +173,6 @@ interface CellCount {
   salary?: Record<string, SalaryFigures>;
 }
 
-/** A cell's salary figures in `RollupCounts.salaries`: count, sum, least and greatest per currency. */
-const FIGURES = 4;
-const SLOT_SIZE = FIGURES * 3;
-
 /**
  * The roll-ups of the roles added: each view's cells, and each company's counts per facet. Packed,
  * as the load's heap is capped (docs/performance.md, "Loading the feed"): each value a dimension
@@ -193,7 +189,16 @@ class RollupCounts {
   private roleCounts = new Int32Array(1024);
   /** Each cell's slot in `salaries`, -1 until a role with a salary counts in a view that keeps `salary`. */
   private salarySlots = new Int32Array(1024);
-  private salaries = new Float64Array(1024 * SLOT_SIZE);
+  /**
+   * Each salary slot's roles with a salary (every such role has all three yearly midpoints), and
+   * per currency their sum, least and greatest: the midpoints are whole numbers within the leads
+   * index's `integer` fields, so only the sums need 8 bytes (52 bytes a slot, where twelve doubles
+   * took 96; docs/performance.md, "Loading the feed").
+   */
+  private salaryRoles = new Int32Array(1024);
+  private salarySums = new Float64Array(1024 * CURRENCIES);
+  private salaryLeast = new Int32Array(1024 * CURRENCIES);
+  private salaryGreatest = new Int32Array(1024 * CURRENCIES);
   private salaryCells = 0;
   readonly companies = new CompanyFacetCounts();
   private openRoles = 0;
@@ -255,18 +260,21 @@ class RollupCounts {
     if (slot < 0) {
       slot = this.salaryCells++;
       this.salarySlots[cell] = slot;
-      if ((slot + 1) * SLOT_SIZE > this.salaries.length)
-        this.salaries = grown(this.salaries, (slot + 1) * SLOT_SIZE);
+      if (slot >= this.salaryRoles.length) {
+        this.salaryRoles = grown(this.salaryRoles, slot + 1);
+        this.salarySums = grown(this.salarySums, (slot + 1) * CURRENCIES);
+        this.salaryLeast = grown(this.salaryLeast, (slot + 1) * CURRENCIES);
+        this.salaryGreatest = grown(this.salaryGreatest, (slot + 1) * CURRENCIES);
+      }
     }
-    const figures = this.salaries;
-    for (let index = 0; index < SALARY_CURRENCIES.length; index++) {
+    const first = this.salaryRoles[slot] === 0;
+    this.salaryRoles[slot] = (this.salaryRoles[slot] as number) + 1;
+    for (let index = 0; index < CURRENCIES; index++) {
       const amount = salary[`${SALARY_CURRENCIES[index] as Currency}_mid`];
-      const at = slot * SLOT_SIZE + index * FIGURES;
-      const first = figures[at] === 0;
-      figures[at] = (figures[at] as number) + 1;
-      figures[at + 1] = (figures[at + 1] as number) + amount;
-      if (first || amount < (figures[at + 2] as number)) figures[at + 2] = amount;
-      if (first || amount > (figures[at + 3] as number)) figures[at + 3] = amount;
+      const at = slot * CURRENCIES + index;
+      this.salarySums[at] = (this.salarySums[at] as number) + amount;
+      if (first || amount < (this.salaryLeast[at] as number)) this.salaryLeast[at] = amount;
+      if (first || amount > (this.salaryGreatest[at] as number)) this.salaryGreatest[at] = amount;
     }
   }
 
@@ -274,17 +282,15 @@ class RollupCounts {
   private salaryOf(cell: number): Record<string, SalaryFigures> | undefined {
     const slot = this.salarySlots[cell] as number;
     if (slot < 0) return undefined;
-    const figures = this.salaries;
+    const count = this.salaryRoles[slot] as number;
     const salary: Record<string, SalaryFigures> = {};
-    for (let index = 0; index < SALARY_CURRENCIES.length; index++) {
-      const at = slot * SLOT_SIZE + index * FIGURES;
-      const count = figures[at] as number;
-      if (count === 0) continue;
+    for (let index = 0; index < CURRENCIES; index++) {
+      const at = slot * CURRENCIES + index;
       salary[SALARY_CURRENCIES[index] as Currency] = {
         count,
-        sum: figures[at + 1] as number,
-        min: figures[at + 2] as number,
-        max: figures[at + 3] as number,
+        sum: this.salarySums[at] as number,
+        min: this.salaryLeast[at] as number,
+        max: this.salaryGreatest[at] as number,
       };
     }
     return salary;
@@ -421,6 +427,8 @@ class CellTable {
 
 /** The currencies a cell keeps salary figures in, each from the role's `<currency>_mid`. */
 const SALARY_CURRENCIES = ['gbp', 'eur', 'usd'] as const;
+/** A salary slot keeps a sum, a least and a greatest per currency, at `slot * CURRENCIES + index`. */
+const CURRENCIES = SALARY_CURRENCIES.length;
 type Currency = (typeof SALARY_CURRENCIES)[number];
 
 /** Counts a role's salary midpoints into `figures`, in every currency. */
