@@ -187,7 +187,7 @@ class RollupCounts {
   private readonly leadValues = new Int32Array(DIMENSIONS.length);
   private readonly cellValues = new Int32Array(CELL_WIDTH);
   private roleCounts = new Int32Array(1024);
-  /** Each cell's slot in `salaries`, -1 until a role with a salary counts in a view that keeps `salary`. */
+  /** Each cell's salary slot (below), -1 until a role with a salary counts in a view that keeps `salary`. */
   private salarySlots = new Int32Array(1024);
   /**
    * Each salary slot's roles with a salary (every such role has all three yearly midpoints), and
@@ -852,11 +852,10 @@ function extremesKnown(
   return leastKnown && greatestKnown;
 }
 
-type SalaryStats = { count: number; sum: number; min: number; max: number };
-
 interface CellSearch {
   hits: { total: { value: number } };
-  aggregations: Record<Currency, SalaryStats>;
+  /** Elasticsearch's `stats` of each currency's midpoints (with an `avg` not kept). */
+  aggregations: Record<Currency, SalaryFigures>;
 }
 
 /**
