@@ -21,6 +21,7 @@ import { rollupLeadOf } from '../feed/rollups.js';
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
   type BulkItem,
+  bulkRequest,
   dropIndex,
   existingIds,
   finishBulk,
@@ -669,14 +670,16 @@ class IngestRun {
 
   /** Sends a batch to be written once fewer than `concurrency` are in flight; does not wait for it. */
   private async write(kind: FeedKind, items: BulkItem[], report: KindReport): Promise<void> {
-    await this.freeSlot();
     const target = this.targets[kind];
     if (target === undefined) throw new Error(`no ${kind} index to write to`);
+    // The body is made before any wait, so that what it is made of dies young (BulkRequest).
+    const bulk = bulkRequest(items);
+    await this.freeSlot();
     const watched = kind === 'leads' ? this.leadWrites : undefined;
-    await watched?.beforeLeads(target, items);
-    const request: Promise<void> = writeBulk(this.client, target, items)
+    await watched?.beforeLeads(target, bulk.entries);
+    const request: Promise<void> = writeBulk(this.client, target, bulk)
       .then((outcome) => {
-        watched?.leadsWritten(items, new Set(outcome.failed.map((failure) => failure.id)));
+        watched?.leadsWritten(bulk.entries, new Set(outcome.failed.map((failure) => failure.id)));
         for (const failure of outcome.failed) {
           report.failed++;
           this.options.onProblem?.({
@@ -690,7 +693,7 @@ class IngestRun {
       })
       .finally(() => {
         this.inFlight.delete(request);
-        for (const item of items) this.pending.delete(item.id);
+        for (const entry of bulk.entries) this.pending.delete(entry.id);
       });
     this.inFlight.add(request);
   }

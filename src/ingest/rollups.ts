@@ -25,7 +25,9 @@ import {
 } from '../feed/rollups.js';
 import type { ElasticsearchClient } from '../stores/elasticsearch.js';
 import {
+  type BulkEntry,
   type BulkItem,
+  bulkItemBytes,
   deleteItem,
   dropIndex,
   finishBulk,
@@ -39,7 +41,7 @@ import {
 } from '../stores/feed-indices.js';
 import { countOpenRoles, readRollupMeta, searchLeadsEach, writeRollupMeta } from '../stores/rollup-index.js';
 import { createGeneration, ensureIndices, publishIndices } from '../stores/search-indices.js';
-import { allDone, twoAtATime } from './two-at-a-time.js';
+import { allDone, chunks, twoAtATime } from './two-at-a-time.js';
 
 /**
  * Keeps the roll-ups (src/feed/rollups.ts, docs/decisions/rollups.md) in step with the leads the
@@ -60,9 +62,9 @@ import { allDone, twoAtATime } from './two-at-a-time.js';
 
 export interface LeadWrites {
   /** Before a batch of leads is written to `index`. */
-  beforeLeads(index: string, items: readonly BulkItem[]): Promise<void>;
+  beforeLeads(index: string, items: readonly BulkEntry[]): Promise<void>;
   /** After it was: the documents Elasticsearch refused are in `failed`. */
-  leadsWritten(items: readonly BulkItem[], failed: ReadonlySet<string>): void;
+  leadsWritten(items: readonly BulkEntry[], failed: ReadonlySet<string>): void;
 }
 
 export interface RollupReport {
@@ -631,7 +633,7 @@ async function writeGeneration(
     await prepareForBulk(run.client, index);
     let written = 0;
     // Two batches at a time, each made as a request frees: two in memory, both of the cores busy.
-    await twoAtATime(chunks(documents, WRITE_BATCH), async (batch) => {
+    await twoAtATime(chunks(documents, WRITE_BATCH, bulkItemBytes, WRITE_BYTES), async (batch) => {
       const outcome = await writeBulk(run.client, index, batch);
       if (outcome.failed.length > 0) throw new Error(`roll-ups not written: ${outcome.failed[0]?.reason}`);
       written += batch.length;
@@ -647,6 +649,11 @@ async function writeGeneration(
 }
 
 const WRITE_BATCH = 2000;
+/**
+ * A request's body stays under this: a large company's document is several kilobytes, and 2,000
+ * of them two at a time raised the loader's peak by 30 MB (docs/performance.md, "Loading the feed").
+ */
+const WRITE_BYTES = 1 << 20;
 
 /** The roll-ups of every open role of `leads`, counted by scanning it. */
 async function rebuildByScan(run: RollupRun, leads: string): Promise<RollupReport> {
@@ -767,19 +774,6 @@ async function applyChanges(
 
 const READ_BATCH = 2000;
 const CELLS_PER_REQUEST = 200;
-
-/** `items` in arrays of `size`, made as they are asked for: a lazy source stays lazy. */
-function* chunks<T>(items: Iterable<T>, size: number): Generator<T[]> {
-  let chunk: T[] = [];
-  for (const item of items) {
-    chunk.push(item);
-    if (chunk.length === size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
 
 /**
  * The stored cells with their changes applied, and the cells whose salary figures cannot be: a

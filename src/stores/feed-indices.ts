@@ -34,16 +34,19 @@ export interface BulkOutcome {
   failed: Array<{ id: string; reason: string }>;
 }
 
+/** What a written action is known by: its document's id, and the document for whoever watches what is written (src/ingest/rollups.ts). */
+export interface BulkEntry {
+  id: string;
+  doc?: object;
+}
+
 /**
  * One action (an `index` and its document, or a `delete`) as the pieces of its lines: text, and
  * bytes already encoded (a document is encoded once, when its fingerprint is taken, and copied
- * into the request); with the document written, for whoever watches what is written
- * (src/ingest/rollups.ts).
+ * into the request).
  */
-export interface BulkItem {
-  id: string;
+export interface BulkItem extends BulkEntry {
   parts: ReadonlyArray<string | Uint8Array>;
-  doc?: object;
 }
 
 /** The `index` action of the document `id` whose `_source` is `source` (or the concatenation of its pieces). */
@@ -60,76 +63,131 @@ export function deleteItem(id: string): BulkItem {
   return { id, parts: [`{"delete":{"_id":${JSON.stringify(id)}}}\n`] };
 }
 
-/** The request body of `items`: one buffer, each part encoded or copied into it once. */
-function bulkBody(items: readonly BulkItem[]): Buffer {
+/** What `item` adds to a bulk request's body, in bytes. */
+export function bulkItemBytes(item: BulkItem): number {
   let length = 0;
-  for (const item of items) {
-    for (const part of item.parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
-  }
-  const body = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (const item of items) {
-    for (const part of item.parts) {
-      if (typeof part === 'string') offset += body.write(part, offset);
-      else {
-        body.set(part, offset);
-        offset += part.length;
-      }
-    }
-  }
-  return body;
+  for (const part of item.parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+  return length;
 }
 
 /**
- * Writes `items` to `index` in one `_bulk` request, sending again (with backoff, `retries`
- * times) the items the cluster pushed back (429, 5xx) and whole requests that failed to
- * connect or timed out; every other refusal is reported.
+ * A `_bulk` request's body, made once from its items, and what each action is known by: the
+ * items' parts (views of the encoder's memory, src/ingest/serialise.ts) are garbage as soon as it
+ * is made, before the young generation's collections would copy them, and a retry sends slices
+ * of it. Its buffer is used again once `writeBulk` is done with it (docs/performance.md,
+ * "Loading the feed").
+ */
+export interface BulkRequest {
+  entries: BulkEntry[];
+  /** Where each entry's lines end in `body`. */
+  ends: number[];
+  body: Buffer;
+  /** The pooled buffer `body` is the start of. */
+  buffer: Buffer;
+}
+
+/** Buffers for request bodies, used again once their request has ended; a body dropped instead is freed only when the collector gets to it. */
+const spareBodies: Buffer[] = [];
+const SPARE_BODIES = 4;
+
+function bodyBuffer(length: number): Buffer {
+  const fits = spareBodies.findIndex((buffer) => buffer.length >= length);
+  if (fits !== -1) return spareBodies.splice(fits, 1)[0] as Buffer;
+  // A spare too small for this body makes room for the one made now, rounded up to a whole MiB
+  // so that the next bodies, of about the same size, fit it.
+  spareBodies.shift();
+  return Buffer.allocUnsafeSlow(Math.max(1, Math.ceil(length / 2 ** 20)) * 2 ** 20);
+}
+
+export function bulkRequest(items: readonly BulkItem[]): BulkRequest {
+  let length = 0;
+  for (const item of items) length += bulkItemBytes(item);
+  const buffer = bodyBuffer(length);
+  const entries: BulkEntry[] = [];
+  const ends: number[] = [];
+  let offset = 0;
+  for (const item of items) {
+    for (const part of item.parts) {
+      if (typeof part === 'string') offset += buffer.write(part, offset);
+      else {
+        buffer.set(part, offset);
+        offset += part.length;
+      }
+    }
+    entries.push(item.doc ? { id: item.id, doc: item.doc } : { id: item.id });
+    ends.push(offset);
+  }
+  return { entries, ends, body: buffer.subarray(0, length), buffer };
+}
+
+/** The body of the entries at `positions` of `request`: its slices, copied together. */
+function sliceOf(request: BulkRequest, positions: readonly number[]): Buffer {
+  return Buffer.concat(
+    positions.map((position) =>
+      request.body.subarray(position === 0 ? 0 : request.ends[position - 1], request.ends[position]),
+    ),
+  );
+}
+
+/**
+ * Writes the items (or the request made of them) to `index` in one `_bulk` request, sending again
+ * (with backoff, `retries` times) the items the cluster pushed back (429, 5xx) and whole requests
+ * that failed to connect or timed out; every other refusal is reported.
  */
 export async function writeBulk(
   client: Client,
   index: string,
-  items: readonly BulkItem[],
+  items: readonly BulkItem[] | BulkRequest,
   retries = 5,
 ): Promise<BulkOutcome> {
+  const request = 'body' in items ? items : bulkRequest(items);
   const outcome: BulkOutcome = { written: 0, failed: [] };
-  let pending = items;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await sleep(Math.min(10_000, 250 * 2 ** attempt));
-    const lastTry = attempt >= retries;
-    let response: BulkResponse;
-    try {
-      response = await client.transport.request<BulkResponse>({
-        method: 'POST',
-        path: `/${encodeURIComponent(index)}/_bulk`,
-        querystring: { filter_path: 'errors,items.*.status,items.*.error.type,items.*.error.reason' },
-        bulkBody: bulkBody(pending),
-      });
-    } catch (error) {
-      if (!lastTry && isRetryableRequestError(error)) continue;
-      const reason = error instanceof Error ? error.message : String(error);
-      outcome.failed.push(...pending.map((item) => ({ id: item.id, reason })));
-      return outcome;
-    }
-    if (!response.errors) {
-      outcome.written += pending.length;
-      return outcome;
-    }
-    const retry: BulkItem[] = [];
-    (response.items ?? []).forEach((entry, position) => {
-      const result = Object.values(entry)[0] as BulkItemResult;
-      const item = pending[position] as BulkItem;
-      // A delete of a document already gone answers 404 without an error: nothing left to do.
-      if (result.status < 300 || result.error === undefined) outcome.written++;
-      else if (!lastTry && isRetryableStatus(result.status)) retry.push(item);
-      else
-        outcome.failed.push({
-          id: item.id,
-          reason: `${result.status} ${result.error?.type ?? ''}: ${result.error?.reason ?? 'no reason given'}`,
+  let pending = request.entries.map((_entry, position) => position);
+  try {
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(10_000, 250 * 2 ** attempt));
+      const lastTry = attempt >= retries;
+      let response: BulkResponse;
+      try {
+        response = await client.transport.request<BulkResponse>({
+          method: 'POST',
+          path: `/${encodeURIComponent(index)}/_bulk`,
+          querystring: { filter_path: 'errors,items.*.status,items.*.error.type,items.*.error.reason' },
+          bulkBody: attempt === 0 ? request.body : sliceOf(request, pending),
         });
-    });
-    pending = retry;
+      } catch (error) {
+        if (!lastTry && isRetryableRequestError(error)) continue;
+        const reason = error instanceof Error ? error.message : String(error);
+        outcome.failed.push(...pending.map((position) => ({ id: idAt(request, position), reason })));
+        return outcome;
+      }
+      if (!response.errors) {
+        outcome.written += pending.length;
+        return outcome;
+      }
+      const retry: number[] = [];
+      (response.items ?? []).forEach((entry, at) => {
+        const result = Object.values(entry)[0] as BulkItemResult;
+        const position = pending[at] as number;
+        // A delete of a document already gone answers 404 without an error: nothing left to do.
+        if (result.status < 300 || result.error === undefined) outcome.written++;
+        else if (!lastTry && isRetryableStatus(result.status)) retry.push(position);
+        else
+          outcome.failed.push({
+            id: idAt(request, position),
+            reason: `${result.status} ${result.error?.type ?? ''}: ${result.error?.reason ?? 'no reason given'}`,
+          });
+      });
+      pending = retry;
+    }
+    return outcome;
+  } finally {
+    if (spareBodies.length < SPARE_BODIES) spareBodies.push(request.buffer);
   }
-  return outcome;
+}
+
+function idAt(request: BulkRequest, position: number): string {
+  return (request.entries[position] as BulkEntry).id;
 }
 
 /**

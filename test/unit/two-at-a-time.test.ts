@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allDone, twoAtATime } from '../../src/ingest/two-at-a-time.js';
+import { allDone, chunks, twoAtATime } from '../../src/ingest/two-at-a-time.js';
 
 /** A promise the test settles when it chooses. */
 function deferred() {
@@ -80,5 +80,31 @@ describe('allDone', () => {
     slow.resolve();
     await expect(done).rejects.toThrow('first');
     expect(slowFinished).toBe(true);
+  });
+});
+
+describe('chunks', () => {
+  it('cuts at the size, the last one shorter', () => {
+    expect([...chunks([1, 2, 3, 4, 5], 2)]).toEqual([[1, 2], [3, 4], [5]]);
+    expect([...chunks([], 2)]).toEqual([]);
+  });
+
+  it('also cuts before the weight would pass the budget; an item heavier than it goes alone', () => {
+    const weights = [3, 3, 5, 9, 1, 1];
+    expect([...chunks(weights, 4, (weight) => weight, 6)]).toEqual([[3, 3], [5], [9], [1, 1]]);
+    expect([...chunks([1, 1, 1, 1, 1], 2, (weight) => weight, 10)]).toEqual([[1, 1], [1, 1], [1]]);
+  });
+
+  it('takes items only as its chunks are asked for', () => {
+    let taken = 0;
+    function* counted() {
+      for (let item = 0; item < 100; item++) {
+        taken++;
+        yield item;
+      }
+    }
+    const made = chunks(counted(), 10);
+    made.next();
+    expect(taken).toBe(10);
   });
 });
