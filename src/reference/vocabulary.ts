@@ -1,5 +1,11 @@
 import { analyse, matchKey } from '../domain/analysis.js';
-import { EXPERIENCE_LEVELS, type ExperienceLevel } from '../domain/enums.js';
+import {
+  EMPLOYMENT_TYPES,
+  type EmploymentType,
+  EXPERIENCE_LEVELS,
+  type ExperienceLevel,
+} from '../domain/enums.js';
+import { foldKey } from '../domain/fold.js';
 import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
@@ -165,4 +171,40 @@ export const SKILL_NOISE_WORDS: ReadonlySet<string> = new Set(
 export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
   'industries',
   vocabulary.industries.entries,
+);
+
+/** How a fixed value is compared: folded, letters and digits only ("On-site", "on site" and "ONSITE" are one). */
+export function fixedValueKey(text: string): string {
+  return foldKey(text).replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** Other names of one list's fixed values by `fixedValueKey`, each meaning one value of the list. */
+function fixedValueNames<Value extends string>(
+  section: string,
+  values: readonly Value[],
+  entries: readonly Entry[],
+): ReadonlyMap<string, Value> {
+  const names = byTypedForm(section, entries, fixedValueKey, (_, entry) => {
+    const [value, ...more] = entry.means;
+    if (more.length > 0 || !values.includes(value as Value))
+      fail(section, `"${entry.typed[0]}" must mean one of ${values.join(', ')}`);
+    return value as Value;
+  });
+  for (const value of values)
+    if (names.has(fixedValueKey(value))) fail(section, `"${value}" is a value itself`);
+  return names;
+}
+
+/** Other names of the experience levels ("jr" → Entry). */
+export const EXPERIENCE_LEVEL_NAMES: ReadonlyMap<string, ExperienceLevel> = fixedValueNames(
+  'filter_values.experience_level',
+  EXPERIENCE_LEVELS,
+  vocabulary.filter_values.experience_level,
+);
+
+/** Other names of the employment types ("contractor" → Contract). */
+export const EMPLOYMENT_TYPE_NAMES: ReadonlyMap<string, EmploymentType> = fixedValueNames(
+  'filter_values.employment_type',
+  EMPLOYMENT_TYPES,
+  vocabulary.filter_values.employment_type,
 );

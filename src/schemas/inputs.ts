@@ -72,15 +72,21 @@ const cursorParam = z
 
 const experienceLevelParam = z
   .enum(EXPERIENCE_LEVELS)
-  .describe(`Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options).`);
+  .describe(
+    `Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options), in any case; "junior", "sr" or "principal" are read too.`,
+  );
 
 const workTypeParam = z
   .enum(WORK_TYPES)
-  .describe(`Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options).`);
+  .describe(
+    `Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options), in any case; "on site", "wfh" or "in office" are read too.`,
+  );
 
 const employmentTypeParam = z
   .enum(EMPLOYMENT_TYPES)
-  .describe(`Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options).`);
+  .describe(
+    `Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options), in any case; "full time" or "contractor" are read too.`,
+  );
 
 const companySizeParam = z
   .enum(COMPANY_SIZE_BANDS)
@@ -232,7 +238,7 @@ export const searchSignalsInput = z.strictObject({
     .max(SIGNAL_COUNTRIES.length, { error: `can hold at most ${SIGNAL_COUNTRIES.length} countries` })
     .optional()
     .describe(
-      `ISO country codes of the news: any of ${SIGNAL_COUNTRIES.join(', ')} (names in get_filter_options signal_countries).`,
+      `ISO country codes of the news: any of ${SIGNAL_COUNTRIES.join(', ')} (names in get_filter_options signal_countries). A country's name or common alias ("UK", "Germany") or a group ("DACH") is read as its codes.`,
     ),
   categories: z
     .array(z.enum(SIGNAL_CATEGORIES))

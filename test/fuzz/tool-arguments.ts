@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fixedValuesMeant } from '../../src/reference/fixed-values.js';
 import {
   fuzzCharacter,
   hostileJson,
@@ -179,14 +180,15 @@ function invalidValue(
     return fc.oneof(
       here(jsonOtherThan('string')),
       here(
+        // Another case or spacing of a value, or another name of one, is read as it
+        // (docs/search-semantics.md, "Fixed values"): only what means none of them is refused.
         fc
           .oneof(
-            fc.constantFrom(...allowed).map((value) => value.toLowerCase()),
-            fc.constantFrom(...allowed).map((value) => value.toUpperCase()),
-            fc.constantFrom(...allowed).map((value) => ` ${value}`),
+            fc.constantFrom(...allowed).map((value) => `${value}zq`),
+            fc.constantFrom(...allowed).map((value) => `no ${value.toUpperCase()}`),
             fc.string({ unit: fuzzCharacter, maxLength: 12 }),
           )
-          .filter((value) => !allowed.includes(value)),
+          .filter((value) => fixedValuesMeant(allowed, value) === undefined),
       ),
     );
   }

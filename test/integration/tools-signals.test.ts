@@ -90,6 +90,10 @@ describe('search_signals over the seeded data', () => {
   it.each([
     [{ countries: ['IE', 'AT'] }, (signal: SignalDoc) => ['IE', 'AT'].includes(signal.country)],
     [
+      { countries: ['Ireland', 'UK', 'dach'], polarity: 'Negative' },
+      (s: SignalDoc) => ['IE', 'GB', 'DE', 'AT', 'CH'].includes(s.country) && s.polarity === 'negative',
+    ],
+    [
       { categories: ['layoff', 'grant'] },
       (signal: SignalDoc) => ['layoff', 'grant'].includes(signal.category),
     ],

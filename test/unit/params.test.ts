@@ -52,11 +52,13 @@ describe('parseToolArguments', () => {
     [searchLeadsInput, { posted_within_days: 366 }, 'posted_within_days', /1 to 365/],
     [
       searchLeadsInput,
-      { experience_level: 'senior' },
+      { experience_level: 'expert' },
       'experience_level',
       /"Entry", "Mid", "Senior", "Lead", "Executive"/,
     ],
-    [searchLeadsInput, { work_type: 'Onsite' }, 'work_type', /"On-site"/],
+    [searchLeadsInput, { work_type: 'On the moon' }, 'work_type', /"On-site"/],
+    [searchLeadsInput, { work_type: 'Remote UK' }, 'work_type', /"Remote"/],
+    [searchLeadsInput, { experience_level: 'mid senior' }, 'experience_level', /"Mid"/],
     [searchLeadsInput, { salary_currency: 'CHF' }, 'salary_currency', /"GBP", "EUR", "USD"/],
     [searchLeadsInput, { skills: 'Python' }, 'skills', /a list/],
     [
@@ -90,6 +92,8 @@ describe('parseToolArguments', () => {
     [searchCompaniesInput, { min_open_roles: 1001 }, 'min_open_roles', /1 to 1000/],
     [searchCompaniesInput, { radius_km: 10 }, 'radius_km', /Unknown parameter/],
     [searchSignalsInput, { countries: ['GB', 'FR'] }, 'countries.1', /"GB", "IE"/],
+    [searchSignalsInput, { countries: ['UK', 'Nordics'] }, 'countries.1', /received "Nordics"/],
+    [searchSignalsInput, { countries: ['UK'], polarity: 'good' }, 'polarity', /positive/],
     [searchSignalsInput, { categories: ['ipo'] }, 'categories.0', /funding/],
     [searchSignalsInput, { polarity: 'good' }, 'polarity', /positive/],
     [searchSignalsInput, { announced_within_days: 0 }, 'announced_within_days', /1 to 365/],
@@ -117,6 +121,49 @@ describe('parseToolArguments', () => {
     expect(error.code).toBe('invalid_argument');
     expect(error.field).toBe(field);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('values outside a fixed list that mean values of it', () => {
+  it.each([
+    [
+      searchLeadsInput,
+      { work_type: 'remote', experience_level: 'sr', employment_type: 'contractor' },
+      { work_type: 'Remote', experience_level: 'Senior', employment_type: 'Contract' },
+    ],
+    [
+      searchLeadsInput,
+      {
+        work_type: 'on site',
+        employment_type: 'FULL_TIME',
+        company_size: 'Scale-up',
+        salary_currency: 'eur',
+      },
+      {
+        work_type: 'On-site',
+        employment_type: 'Full-time',
+        company_size: 'scale_up',
+        salary_currency: 'EUR',
+      },
+    ],
+    [
+      searchSignalsInput,
+      { countries: ['UK', 'germany', 'DACH', 'de'], categories: ['Funding'] },
+      { countries: ['GB', 'DE', 'AT', 'CH'], categories: ['funding'] },
+    ],
+    [
+      marketInsightsInput,
+      { group_by: 'work type', breakdown_by: 'Countries', filters: { work_type: 'WFH' } },
+      { group_by: 'work_type', breakdown_by: 'country', filters: { work_type: 'Remote' } },
+    ],
+  ])('reads %# as the values meant', (schema, args, read) => {
+    expect(parseToolArguments(schema, args)).toMatchObject(read);
+  });
+
+  it('leaves the arguments it was given as they were', () => {
+    const args = { countries: ['DACH'] };
+    expect(parseToolArguments(searchSignalsInput, args).countries).toEqual(['DE', 'AT', 'CH']);
+    expect(args).toEqual({ countries: ['DACH'] });
   });
 });
 

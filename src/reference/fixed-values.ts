@@ -1,0 +1,51 @@
+import { EMPLOYMENT_TYPES, EXPERIENCE_LEVELS, SIGNAL_COUNTRIES, WORK_TYPES } from '../domain/enums.js';
+import { resolvePlace } from './gazetteer.js';
+import { regionNamed, workArrangementIn } from './regions.js';
+import { EMPLOYMENT_TYPE_NAMES, EXPERIENCE_LEVEL_NAMES, fixedValueKey } from './vocabulary.js';
+
+/**
+ * The values of a fixed list (one of the tools' enums) that a value sent outside it means, or
+ * undefined when it means none of them (docs/search-semantics.md, "Fixed values"): the value
+ * written another way ("on site" for "On-site", "skills" for "skill"), or one of its other names. Only signals'
+ * countries can mean several ("DACH"); every reading stays within `allowed`.
+ */
+export function fixedValuesMeant(allowed: readonly string[], typed: string): readonly string[] | undefined {
+  const key = fixedValueKey(typed);
+  // A plural is the value too: "skills" and "countries" for group_by "skill" and "country".
+  const forms = [key, key.replace(/s$/, ''), key.replace(/ies$/, 'y')];
+  const written = allowed.find((value) => forms.includes(fixedValueKey(value)));
+  if (written !== undefined) return [written];
+  const meant = otherNamesOf(allowed, typed, key);
+  return meant !== undefined && meant.length > 0 && meant.every((value) => allowed.includes(value))
+    ? meant
+    : undefined;
+}
+
+function otherNamesOf(allowed: readonly string[], typed: string, key: string): readonly string[] | undefined {
+  if (sameList(allowed, EXPERIENCE_LEVELS)) return oneOrNone(EXPERIENCE_LEVEL_NAMES.get(key));
+  if (sameList(allowed, EMPLOYMENT_TYPES)) return oneOrNone(EMPLOYMENT_TYPE_NAMES.get(key));
+  if (sameList(allowed, WORK_TYPES)) {
+    const arrangement = workArrangementIn(typed);
+    return arrangement?.rest === '' ? arrangement.workTypes : undefined;
+  }
+  if (sameList(allowed, SIGNAL_COUNTRIES)) return countriesNamed(typed, allowed);
+  return undefined;
+}
+
+/** A country by name, code or alias ("UK", "Deutschland"), or the listed countries of a named group ("DACH"). */
+function countriesNamed(typed: string, allowed: readonly string[]): readonly string[] | undefined {
+  const place = resolvePlace(typed);
+  if (place?.kind === 'country') return [place.countryCode];
+  return regionNamed(typed)
+    ?.keys.filter((key) => key.startsWith('country:'))
+    .map((key) => key.slice('country:'.length).toUpperCase())
+    .filter((code) => allowed.includes(code));
+}
+
+function oneOrNone<Value>(value: Value | undefined): readonly Value[] | undefined {
+  return value === undefined ? undefined : [value];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

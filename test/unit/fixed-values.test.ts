@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COMPANY_SIZE_BANDS,
+  EMPLOYMENT_TYPES,
+  EXPERIENCE_LEVELS,
+  INSIGHT_GROUP_BY,
+  SIGNAL_COUNTRIES,
+  WORK_TYPES,
+} from '../../src/domain/enums.js';
+import { fixedValuesMeant } from '../../src/reference/fixed-values.js';
+
+describe('fixedValuesMeant', () => {
+  it.each([
+    [WORK_TYPES, 'remote', ['Remote']],
+    [WORK_TYPES, 'ONSITE', ['On-site']],
+    [WORK_TYPES, 'in office', ['On-site']],
+    [WORK_TYPES, 'wfh', ['Remote']],
+    [EXPERIENCE_LEVELS, 'senior', ['Senior']],
+    [EXPERIENCE_LEVELS, 'Jr.', ['Entry']],
+    [EXPERIENCE_LEVELS, 'principal', ['Lead']],
+    [EXPERIENCE_LEVELS, 'C-level', ['Executive']],
+    [EMPLOYMENT_TYPES, 'full time', ['Full-time']],
+    [EMPLOYMENT_TYPES, 'Contracts', ['Contract']],
+    [EMPLOYMENT_TYPES, 'freelancer', ['Freelance']],
+    [COMPANY_SIZE_BANDS, 'scale up', ['scale_up']],
+    [INSIGHT_GROUP_BY, 'Skills', ['skill']],
+    [INSIGHT_GROUP_BY, 'countries', ['country']],
+    [INSIGHT_GROUP_BY, 'posted-week', ['posted_week']],
+    [SIGNAL_COUNTRIES, 'UK', ['GB']],
+    [SIGNAL_COUNTRIES, 'United Kingdom', ['GB']],
+    [SIGNAL_COUNTRIES, 'gb', ['GB']],
+    [SIGNAL_COUNTRIES, 'Deutschland', ['DE']],
+    [SIGNAL_COUNTRIES, 'DACH', ['DE', 'AT', 'CH']],
+  ] as Array<[readonly string[], string, string[]]>)('reads %j "%s" as %j', (allowed, typed, meant) => {
+    expect(fixedValuesMeant(allowed, typed)).toEqual(meant);
+  });
+
+  it.each([
+    [WORK_TYPES, 'Remote UK', 'a place besides the arrangement is not a work type'],
+    [WORK_TYPES, 'office', 'not a work arrangement on its own'],
+    [EXPERIENCE_LEVELS, 'mid senior', 'two levels cannot fill one'],
+    [EXPERIENCE_LEVELS, 'expert', 'no level'],
+    [SIGNAL_COUNTRIES, 'France', 'a country the signals do not cover'],
+    [SIGNAL_COUNTRIES, 'Nordics', 'a group of countries none of which is covered'],
+    [SIGNAL_COUNTRIES, 'London', 'a city is not a country'],
+    [SIGNAL_COUNTRIES, 'Bavaria', 'a region is not a country'],
+    [INSIGHT_GROUP_BY, 'region', 'no dimension'],
+  ] as Array<[readonly string[], string, string]>)('reads %j "%s" as nothing: %s', (allowed, typed) => {
+    expect(fixedValuesMeant(allowed, typed)).toBeUndefined();
+  });
+});
