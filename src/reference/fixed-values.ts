@@ -1,29 +1,49 @@
-import { EMPLOYMENT_TYPES, EXPERIENCE_LEVELS, SIGNAL_COUNTRIES, WORK_TYPES } from '../domain/enums.js';
+import {
+  EMPLOYMENT_TYPES,
+  EXPERIENCE_LEVELS,
+  SIGNAL_CATEGORIES,
+  SIGNAL_COUNTRIES,
+  WORK_TYPES,
+} from '../domain/enums.js';
 import { resolvePlace } from './gazetteer.js';
 import { regionNamed, workArrangementIn } from './regions.js';
-import { EMPLOYMENT_TYPE_NAMES, EXPERIENCE_LEVEL_NAMES, fixedValueKey } from './vocabulary.js';
+import {
+  EMPLOYMENT_TYPE_NAMES,
+  EXPERIENCE_LEVEL_NAMES,
+  fixedValueKey,
+  SIGNAL_CATEGORY_NAMES,
+} from './vocabulary.js';
 
 /**
  * The values of a fixed list (one of the tools' enums) that a value sent outside it means, or
  * undefined when it means none of them (docs/search-semantics.md, "Fixed values"): the value
- * written another way ("on site" for "On-site", "skills" for "skill"), or one of its other names. Only signals'
- * countries can mean several ("DACH"); every reading stays within `allowed`.
+ * written another way ("on site" for "On-site", "skills" for "skill"), or one of its other names.
+ * Only signals' countries can mean several ("DACH"); every reading stays within `allowed`.
  */
 export function fixedValuesMeant(allowed: readonly string[], typed: string): readonly string[] | undefined {
   const key = fixedValueKey(typed);
-  // A plural is the value too: "skills" and "countries" for group_by "skill" and "country".
+  // A plural means what its singular does: "skills" and "countries" for group_by "skill" and "country".
   const forms = [key, key.replace(/s$/, ''), key.replace(/ies$/, 'y')];
   const written = allowed.find((value) => forms.includes(fixedValueKey(value)));
   if (written !== undefined) return [written];
-  const meant = otherNamesOf(allowed, typed, key);
+  const meant = otherNamesOf(allowed, typed, forms);
   return meant !== undefined && meant.length > 0 && meant.every((value) => allowed.includes(value))
     ? meant
     : undefined;
 }
 
-function otherNamesOf(allowed: readonly string[], typed: string, key: string): readonly string[] | undefined {
-  if (sameList(allowed, EXPERIENCE_LEVELS)) return oneOrNone(EXPERIENCE_LEVEL_NAMES.get(key));
-  if (sameList(allowed, EMPLOYMENT_TYPES)) return oneOrNone(EMPLOYMENT_TYPE_NAMES.get(key));
+function otherNamesOf(
+  allowed: readonly string[],
+  typed: string,
+  forms: readonly string[],
+): readonly string[] | undefined {
+  const named = (names: ReadonlyMap<string, string>) => {
+    const value = forms.map((form) => names.get(form)).find((found) => found !== undefined);
+    return value === undefined ? undefined : [value];
+  };
+  if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
+  if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
+  if (sameList(allowed, SIGNAL_CATEGORIES)) return named(SIGNAL_CATEGORY_NAMES);
   if (sameList(allowed, WORK_TYPES)) {
     const arrangement = workArrangementIn(typed);
     return arrangement?.rest === '' ? arrangement.workTypes : undefined;
@@ -40,10 +60,6 @@ function countriesNamed(typed: string, allowed: readonly string[]): readonly str
     ?.keys.filter((key) => key.startsWith('country:'))
     .map((key) => key.slice('country:'.length).toUpperCase())
     .filter((code) => allowed.includes(code));
-}
-
-function oneOrNone<Value>(value: Value | undefined): readonly Value[] | undefined {
-  return value === undefined ? undefined : [value];
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -4,6 +4,8 @@ import {
   type EmploymentType,
   EXPERIENCE_LEVELS,
   type ExperienceLevel,
+  SIGNAL_CATEGORIES,
+  type SignalCategory,
 } from '../domain/enums.js';
 import { foldKey } from '../domain/fold.js';
 import vocabulary from './vocabulary.json' with { type: 'json' };
@@ -207,4 +209,11 @@ export const EMPLOYMENT_TYPE_NAMES: ReadonlyMap<string, EmploymentType> = fixedV
   'filter_values.employment_type',
   EMPLOYMENT_TYPES,
   vocabulary.filter_values.employment_type,
+);
+
+/** Other names of the signal categories ("redundancies" → layoff). */
+export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, SignalCategory> = fixedValueNames(
+  'filter_values.signal_category',
+  SIGNAL_CATEGORIES,
+  vocabulary.filter_values.signal_category,
 );

@@ -244,7 +244,9 @@ export const searchSignalsInput = z.strictObject({
     .array(z.enum(SIGNAL_CATEGORIES))
     .max(SIGNAL_CATEGORIES.length, { error: `can hold at most ${SIGNAL_CATEGORIES.length} categories` })
     .optional()
-    .describe(`Kinds of news, any of: ${SIGNAL_CATEGORIES.join(', ')}.`),
+    .describe(
+      `Kinds of news, any of: ${SIGNAL_CATEGORIES.join(', ')}; in any case, and common words such as "layoffs", "M&A" or "funding round" are read too.`,
+    ),
   polarity: z
     .enum(SIGNAL_POLARITIES)
     .optional()

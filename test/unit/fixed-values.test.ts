@@ -4,6 +4,7 @@ import {
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
   INSIGHT_GROUP_BY,
+  SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   WORK_TYPES,
 } from '../../src/domain/enums.js';
@@ -26,6 +27,11 @@ describe('fixedValuesMeant', () => {
     [INSIGHT_GROUP_BY, 'Skills', ['skill']],
     [INSIGHT_GROUP_BY, 'countries', ['country']],
     [INSIGHT_GROUP_BY, 'posted-week', ['posted_week']],
+    [SIGNAL_CATEGORIES, 'Layoffs', ['layoff']],
+    [SIGNAL_CATEGORIES, 'redundancies', ['layoff']],
+    [SIGNAL_CATEGORIES, 'M&A', ['acquisition']],
+    [SIGNAL_CATEGORIES, 'funding rounds', ['funding']],
+    [SIGNAL_CATEGORIES, 'C-level change', ['c_level_change']],
     [SIGNAL_COUNTRIES, 'UK', ['GB']],
     [SIGNAL_COUNTRIES, 'United Kingdom', ['GB']],
     [SIGNAL_COUNTRIES, 'gb', ['GB']],
@@ -45,6 +51,7 @@ describe('fixedValuesMeant', () => {
     [SIGNAL_COUNTRIES, 'London', 'a city is not a country'],
     [SIGNAL_COUNTRIES, 'Bavaria', 'a region is not a country'],
     [INSIGHT_GROUP_BY, 'region', 'no dimension'],
+    [SIGNAL_CATEGORIES, 'hiring', 'no category'],
   ] as Array<[readonly string[], string, string]>)('reads %j "%s" as nothing: %s', (allowed, typed) => {
     expect(fixedValuesMeant(allowed, typed)).toBeUndefined();
   });
