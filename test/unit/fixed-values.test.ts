@@ -20,6 +20,8 @@ describe('fixedValuesMeant', () => {
     [EXPERIENCE_LEVELS, 'Jr.', ['Entry']],
     [EXPERIENCE_LEVELS, 'principal', ['Lead']],
     [EXPERIENCE_LEVELS, 'C-level', ['Executive']],
+    [EXPERIENCE_LEVELS, 'Head of', ['Executive']],
+    [EXPERIENCE_LEVELS, 'managers', ['Lead']],
     [EMPLOYMENT_TYPES, 'full time', ['Full-time']],
     [EMPLOYMENT_TYPES, 'Contracts', ['Contract']],
     [EMPLOYMENT_TYPES, 'freelancer', ['Freelance']],
