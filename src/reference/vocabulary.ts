@@ -8,6 +8,7 @@ import {
   type SignalCategory,
 } from '../domain/enums.js';
 import { foldKey } from '../domain/fold.js';
+import { trimEdges } from '../domain/words.js';
 import vocabulary from './vocabulary.json' with { type: 'json' };
 
 /**
@@ -217,3 +218,34 @@ export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, SignalCategory> = fixedV
   SIGNAL_CATEGORIES,
   vocabulary.filter_values.signal_category,
 );
+
+/** The legal forms a typed company name may end with, by `fixedValueKey` ("sa" for "S.A."). */
+const LEGAL_FORMS: ReadonlySet<string> = (() => {
+  const forms = new Set<string>();
+  for (const form of vocabulary.company_names.legal_forms) {
+    const key = fixedValueKey(form);
+    if (key === '' || forms.has(key)) fail('company_names.legal_forms', `"${form}" is empty or listed twice`);
+    forms.add(key);
+  }
+  return forms;
+})();
+
+/** The longest legal form a form of the list can span, in words ("GmbH & Co. KG"). */
+const LONGEST_LEGAL_FORM = Math.max(
+  ...vocabulary.company_names.legal_forms.map((form) => form.split(/\s+/).length),
+);
+
+/**
+ * A typed company name without the legal form it ends with ("Everstream, Inc." is "Everstream"
+ * and "Inc."), or undefined when it ends with none or is nothing else.
+ */
+export function legalFormAtEnd(name: string): { rest: string; form: string } | undefined {
+  const words = name.trim().split(/\s+/);
+  for (let count = Math.min(LONGEST_LEGAL_FORM, words.length - 1); count >= 1; count--) {
+    const form = words.slice(-count).join(' ');
+    if (!LEGAL_FORMS.has(fixedValueKey(form))) continue;
+    const rest = trimEdges(words.slice(0, -count).join(' '), (character) => /[\s,;&–-]/u.test(character));
+    if (fixedValueKey(rest) !== '') return { rest, form };
+  }
+  return undefined;
+}

@@ -2,7 +2,13 @@ import type { estypes } from '@elastic/elasticsearch';
 import { matchKey } from '../domain/analysis.js';
 import { foldKey } from '../domain/fold.js';
 import { listInWords, splitAt } from '../domain/words.js';
-import { type Alias, INDUSTRY_ALIASES, SKILL_ALIASES, SKILL_NOISE_WORDS } from '../reference/vocabulary.js';
+import {
+  type Alias,
+  INDUSTRY_ALIASES,
+  legalFormAtEnd,
+  SKILL_ALIASES,
+  SKILL_NOISE_WORDS,
+} from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
 
 /**
@@ -241,22 +247,46 @@ export function readIndustry(industry: string): TextReading {
 
 /**
  * `name` / `company_name`: part of the company name, as a `wildcard` `*part*` on the folded
- * `nameKeyField`; `*`, `?` and `\` typed by the user are literal. Its fuzzy form matches every
- * typed word, with core fuzziness, in the standard-analysed `nameField`.
+ * `nameKeyField`; `*`, `?` and `\\` typed by the user are literal. Its second reading is the same
+ * without a legal form it ends with ("Everstream Ltd"), else the words (without it) fuzzily, with
+ * core fuzziness, in the standard-analysed `nameField`.
  */
 export function readCompanyName(part: string, nameKeyField: string, nameField: string): TextReading {
-  const folded = foldKey(part);
-  const literal = folded.replace(/[\\*?]/g, (character) => `\\${character}`);
-  const reading: TextReading = { clause: { wildcard: { [nameKeyField]: { value: `*${literal}*` } } } };
-  if (folded.replace(/[^\p{L}\p{N}]/gu, '').length >= FUZZABLE_LENGTH) {
-    reading.second = {
-      clause: { match: { [nameField]: { query: folded, operator: 'and', ...FUZZY } } },
-      subject: 'company name',
-      typed: part,
-      suggest: { typo_company_name: suggester(nameField, folded) },
-    };
+  const reading: TextReading = { clause: nameContaining(nameKeyField, part) };
+  const legalForm = legalFormAtEnd(part);
+  const words = foldKey(legalForm?.rest ?? part);
+  const fuzzy: Query | undefined =
+    words.replace(/[^\p{L}\p{N}]/gu, '').length >= FUZZABLE_LENGTH
+      ? { match: { [nameField]: { query: words, operator: 'and', ...FUZZY } } }
+      : undefined;
+  const suggest: SecondReading['suggest'] = fuzzy ? { typo_company_name: suggester(nameField, words) } : {};
+  if (!legalForm) {
+    if (fuzzy) reading.second = { clause: fuzzy, subject: 'company name', typed: part, suggest };
+    return reading;
   }
+  const choices: Choice[] = [
+    {
+      name: 'company_name_without_legal_form',
+      tier: 0,
+      clause: nameContaining(nameKeyField, legalForm.rest),
+      note: `No company name contains "${part}", so it was read without "${legalForm.form}".`,
+    },
+    ...(fuzzy ? [{ name: 'company_name_close_spellings', tier: 1, clause: fuzzy, typo: true as const }] : []),
+  ];
+  reading.second = {
+    clause: anyOf(choices.map((choice) => choice.clause)),
+    subject: 'company name',
+    typed: legalForm.rest,
+    suggest,
+    choices,
+  };
   return reading;
+}
+
+/** Names containing `part`, folded, as a `wildcard` whose own wildcard characters are escaped. */
+function nameContaining(nameKeyField: string, part: string): Query {
+  const literal = foldKey(part).replace(/[\\*?]/g, (character) => `\\${character}`);
+  return { wildcard: { [nameKeyField]: { value: `*${literal}*` } } };
 }
 
 const TYPO_WORDING: Record<TypoSubject, string> = {

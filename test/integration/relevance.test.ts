@@ -5,6 +5,7 @@ import { ISSUE_TABLE, JUDGED_QUERIES } from '../../scripts/relevance/judged-quer
 import { OUTSIDER_QUERIES } from '../../scripts/relevance/outsider-queries.js';
 import { meetsTargets } from '../../scripts/relevance/targets.js';
 import type { CompanyDoc, LeadDoc, SignalDoc } from '../../src/domain/documents.js';
+import { legalFormAtEnd } from '../../src/reference/vocabulary.js';
 import { MAX_TITLE_WORDS } from '../../src/search/title-reading.js';
 import {
   allCompanies,
@@ -168,6 +169,27 @@ describe('relevance over the seeded data', () => {
     // A name typed right is never read fuzzily.
     const exact = await callOk(client, 'search_signals', { company_name: signalBrand });
     expect(exact.notes).toEqual([]);
+  });
+
+  it('reads a company name typed with a legal form it lacks without the form, with a note', async () => {
+    const company = ((await allCompanies(index)) as CompanyDoc[]).find(
+      (doc) => legalFormAtEnd(doc.name) === undefined && open.some((lead) => lead.company.id === doc.id),
+    ) as CompanyDoc;
+    const typed = `${company.name}, Inc.`;
+    const companies = await callOk(client, 'search_companies', { name: typed });
+    expect(companies.companies.map((listed: Json) => listed.name)).toContain(company.name);
+    expect(companies.notes).toContain(`No company name contains "${typed}", so it was read without "Inc.".`);
+
+    const signalled = ((await allSignals(index)) as SignalDoc[]).find(
+      (signal) => legalFormAtEnd(signal.company.name) === undefined,
+    ) as SignalDoc;
+    const signals = await callOk(client, 'search_signals', {
+      company_name: `${signalled.company.name} GmbH`,
+    });
+    expect(signals.signals.map((signal: Json) => signal.company.name)).toContain(signalled.company.name);
+    expect(signals.notes).toEqual([
+      `No company name contains "${signalled.company.name} GmbH", so it was read without "GmbH".`,
+    ]);
   });
 
   it('reads places named together as any of them, and a place named with its vicinity as the place', async () => {

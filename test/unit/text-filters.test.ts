@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
+import { legalFormAtEnd } from '../../src/reference/vocabulary.js';
 import { searchLeadsInput, searchSignalsInput } from '../../src/schemas/inputs.js';
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { searchWithFallback } from '../../src/search/fallback.js';
@@ -10,6 +11,7 @@ import {
   readIndustry,
   readSkills,
   secondReadingNotes,
+  suggester,
 } from '../../src/search/text-filters.js';
 
 const now = new Date('2026-11-18T10:00:00Z');
@@ -94,6 +96,51 @@ describe('reading skills and industries', () => {
         },
       },
     });
+  });
+});
+
+describe('a company name typed with a legal form', () => {
+  it.each([
+    ['Everstream Ltd', { rest: 'Everstream', form: 'Ltd' }],
+    ['Everstream, Inc.', { rest: 'Everstream', form: 'Inc.' }],
+    ['Acme Pty Ltd', { rest: 'Acme', form: 'Pty Ltd' }],
+    ['Nordwerk GmbH & Co. KG', { rest: 'Nordwerk', form: 'GmbH & Co. KG' }],
+    ['Banco S.A.', { rest: 'Banco', form: 'S.A.' }],
+    ['Ltd', undefined],
+    ['Everstream', undefined],
+    ['Limited Edition Games', undefined],
+  ])('finds the form that ends "%s"', (typed, found) => {
+    expect(legalFormAtEnd(typed)).toEqual(found);
+  });
+
+  it('is read again without it, then fuzzily, as choices of the second reading', () => {
+    const reading = readCompanyName('Everstrem, Inc.', 'company.name_key', 'company.name');
+    expect(reading.clause).toEqual({ wildcard: { 'company.name_key': { value: '*everstrem, inc.*' } } });
+    expect(reading.second?.choices).toEqual([
+      {
+        name: 'company_name_without_legal_form',
+        tier: 0,
+        clause: { wildcard: { 'company.name_key': { value: '*everstrem*' } } },
+        note: 'No company name contains "Everstrem, Inc.", so it was read without "Inc.".',
+      },
+      {
+        name: 'company_name_close_spellings',
+        tier: 1,
+        clause: {
+          match: {
+            'company.name': {
+              query: 'everstrem',
+              operator: 'and',
+              fuzziness: 'AUTO:3,8',
+              prefix_length: 1,
+              max_expansions: 50,
+            },
+          },
+        },
+        typo: true,
+      },
+    ]);
+    expect(reading.second?.suggest).toEqual({ typo_company_name: suggester('company.name', 'everstrem') });
   });
 });
 
