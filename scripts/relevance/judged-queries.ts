@@ -350,4 +350,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['Python and Django'], ['Python', 'Django']),
   skills('skill alias', ['kubernetes experience'], ['Kubernetes']),
   skills('skill alias', ['AWS certified'], ['AWS']),
+  // Industries joined by "and" that no industry is named (read part by part, second reading).
+  industry('synonym', 'banking and finance', ['Banking', 'Fintech', 'Insurance']),
+  industry('synonym', 'retail & ecommerce', ['Retail', 'E-commerce']),
 ];

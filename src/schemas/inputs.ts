@@ -117,7 +117,7 @@ const locationParam = text(100).describe(
 );
 
 const industryParam = text(100).describe(
-  'Industry name ignoring case, accents and punctuation, e.g. "Fintech", or a common other name ("telecoms", "healthcare"); several joined by "or" or commas are any of them ("fintech or banking"). get_filter_options lists the most common ones in top_industries.',
+  'Industry name ignoring case, accents and punctuation, e.g. "Fintech", or a common other name ("telecoms", "healthcare"); several joined by "or" or commas are any of them ("fintech or banking"), and by "and" too when no industry has the whole name ("banking and finance"). get_filter_options lists the most common ones in top_industries.',
 );
 
 const includeAgenciesParam = z

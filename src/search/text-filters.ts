@@ -235,14 +235,56 @@ export function readSkills(skills: readonly string[]): TextReading {
   return result;
 }
 
-/** `industry`: the industry by its name or one of its other names. */
+/**
+ * `industry`: the industry by its name or one of its other names. Its second reading is each part
+ * of a name joined by "and" or "&" on its own ("banking and finance"; the data's own names have
+ * them, so only when the whole finds nothing), then the words by close spellings.
+ */
 export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES, industryForms);
   const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
-  const second = fuzzyKeys('industry_key', reading, 'industry', industry);
-  if (second) result.second = second;
+  const fuzzy = fuzzyKeys('industry_key', reading, 'industry', industry);
+  const parts = industryPartChoices(industry, reading.keys);
+  if (parts.length === 0) {
+    if (fuzzy) result.second = fuzzy;
+    return result;
+  }
+  const choices = [
+    ...parts,
+    ...(fuzzy
+      ? [{ name: 'industry_close_spellings', tier: 1, clause: fuzzy.clause, typo: true as const }]
+      : []),
+  ];
+  result.second = {
+    clause: anyOf(choices.map((choice) => choice.clause)),
+    subject: 'industry',
+    typed: industry,
+    suggest: fuzzy?.suggest ?? {},
+    choices,
+  };
   return result;
+}
+
+/** Each part of an industry joined by "and" or "&" that reads as other keys than the whole, as a choice. */
+function industryPartChoices(industry: string, wholeKeys: readonly string[]): Choice[] {
+  const parts = splitAt(industry, / and |&/i)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length < 2) return [];
+  return parts.slice(0, MAX_NAME_PARTS).flatMap((part, index): Choice[] => {
+    const read = keysOf(part, INDUSTRY_ALIASES);
+    if (read.keys.length === 0 || read.keys.every((key) => wholeKeys.includes(key))) return [];
+    const as = read.names ? `was read as ${listInWords(read.names, 'or')}` : 'was read on its own';
+    return [
+      {
+        name: `industry_part_${index}`,
+        tier: 0,
+        clause: valuesClause('industry_key', read.keys),
+        note: `No role is in the industry "${industry}", so "${part}" ${as}.`,
+      },
+    ];
+  });
 }
 
 /**

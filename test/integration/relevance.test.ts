@@ -171,6 +171,16 @@ describe('relevance over the seeded data', () => {
     expect(exact.notes).toEqual([]);
   });
 
+  it('reads an industry joined by "and" that is no industry as each part, with a note per part', async () => {
+    const meant = open.filter((lead) => ['Banking', 'Fintech', 'Insurance'].includes(lead.industry ?? ''));
+    const leads = await callOk(client, 'search_leads', { industry: 'banking and finance' });
+    expect(leads.total).toBe(meant.length);
+    expect(leads.notes).toEqual([
+      'No role is in the industry "banking and finance", so "banking" was read on its own.',
+      'No role is in the industry "banking and finance", so "finance" was read as Fintech, Banking or Insurance.',
+    ]);
+  });
+
   it('reads a company name typed with a legal form it lacks without the form, with a note', async () => {
     const company = ((await allCompanies(index)) as CompanyDoc[]).find(
       (doc) => legalFormAtEnd(doc.name) === undefined && open.some((lead) => lead.company.id === doc.id),

@@ -99,6 +99,32 @@ describe('reading skills and industries', () => {
   });
 });
 
+describe('an industry joined by "and"', () => {
+  it('is read again as each part that reads as something else, then fuzzily', () => {
+    const second = readIndustry('banking & finance').second;
+    expect(second?.choices?.map((choice) => [choice.name, choice.tier, choice.clause, choice.note])).toEqual([
+      [
+        'industry_part_0',
+        0,
+        { term: { industry_key: 'banking' } },
+        'No role is in the industry "banking & finance", so "banking" was read on its own.',
+      ],
+      [
+        'industry_part_1',
+        0,
+        { terms: { industry_key: ['fintech', 'banking', 'insurance'] } },
+        'No role is in the industry "banking & finance", so "finance" was read as Fintech, Banking or Insurance.',
+      ],
+      ['industry_close_spellings', 1, expect.objectContaining({ bool: expect.anything() }), undefined],
+    ]);
+  });
+
+  it('keeps the plain second reading when its parts add nothing', () => {
+    expect(readIndustry('Media & Entertainment').second?.choices).toBeUndefined();
+    expect(readIndustry('fintec').second?.choices).toBeUndefined();
+  });
+});
+
 describe('a company name typed with a legal form', () => {
   it.each([
     ['Everstream Ltd', { rest: 'Everstream', form: 'Ltd' }],
