@@ -37,8 +37,8 @@ type PlaceOnly = Omit<LocationReading, 'workTypes'>;
 
 /** At most this many places named together ("London or Manchester"). */
 const MAX_PLACES_NAMED = 5;
-/** Words around a place's name that say "thereabouts": "near Munich", "London area". */
-const VICINITY_BEFORE = /^(?:near|around|close to|nearby) /i;
+/** Words around a place's name that say "thereabouts": "near Munich", "London area", "Greater Munich". */
+const VICINITY_BEFORE = /^(?:near|around|close to|nearby|greater) /i;
 const VICINITY_AFTER = / (?:area|metro area|metropolitan area|and surroundings|and surrounding areas?)$/i;
 
 /** One place, or several named together; undefined when a part names none. */
@@ -64,12 +64,18 @@ function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined 
   return { keys, says, note: `Read the location "${text}" as ${says}.` };
 }
 
-/** A place, or a place named with words of its vicinity ("near Munich"), read as the place. */
+/**
+ * A place, or a place named with words of its vicinity ("near Munich", "London Area, United
+ * Kingdom" as networking sites write it), read as the place: the words go from the name before
+ * its qualifiers.
+ */
 function placeNear(text: string, closeSpellings: boolean): PlaceOnly | undefined {
   const place = placeIn(text, closeSpellings);
   if (place) return place;
-  const bare = text.trim().replace(/\s+/g, ' ').replace(VICINITY_BEFORE, '').replace(VICINITY_AFTER, '');
-  if (bare === text.trim() || bare === '') return undefined;
+  const [name = '', ...qualifiers] = text.trim().replace(/\s+/g, ' ').split(',');
+  const bareName = name.replace(VICINITY_BEFORE, '').replace(VICINITY_AFTER, '');
+  const bare = [bareName, ...qualifiers].join(',');
+  if (bare === text.trim() || bareName.trim() === '') return undefined;
   const near = placeIn(bare, closeSpellings);
   return near && { ...near, note: `Read the location "${text}" as ${near.says}.` };
 }

@@ -70,6 +70,20 @@ describe('reading a location', () => {
     // Still one city, so radius_km can measure from it.
     expect(area && cityOf(area)?.name).toBe('London');
     expect(readLocation('near Narnia', true)).toBeUndefined();
+    // As networking sites write a member's place: the vicinity is of the name, before its qualifiers.
+    for (const typed of ['London Area, United Kingdom', 'Greater London Area, UK']) {
+      expect(readLocation(typed, true), typed).toMatchObject({
+        keys: ['city:2643743'],
+        note: `Read the location "${typed}" as London, United Kingdom.`,
+      });
+    }
+    expect(readLocation('Greater Munich Metropolitan Area', true)?.keys).toEqual(['city:2867714']);
+    // A group of countries is a region of the file, not the closest spelling of a far-away province.
+    expect(readLocation('Balkans', true)?.says).toBe('the countries of the Balkans');
+    // A place the gazetteer knows by a name with "Greater" is read by that name, with no note.
+    const manchester = readLocation('Greater Manchester', true);
+    expect(manchester?.keys).toEqual(['city:2643123']);
+    expect(manchester).not.toHaveProperty('note');
   });
 
   it('reads a misspelt place as the closest one only when asked, and says so', () => {
