@@ -1,3 +1,5 @@
+import type { WorkType } from '../../src/domain/enums.js';
+
 /**
  * The relevance suite's judged queries (docs/search-quality.md): what people type into
  * `search_leads`, each with what a person means by it, written without looking at how the
@@ -28,6 +30,9 @@ export interface JudgedQuery {
     skills?: readonly string[];
     /** The role's industry is one of these. */
     industries?: readonly string[];
+    /** The role is in one of these cities (names as the data spells them). */
+    cities?: readonly string[];
+    workType?: WorkType;
   };
 }
 
@@ -35,6 +40,12 @@ const title = (kind: QueryKind, typed: string, pattern: RegExp): JudgedQuery => 
   kind,
   args: { title: typed },
   means: { title: pattern },
+});
+/** A title that also names where the role is: what it means is a title and a place or arrangement. */
+const titleAt = (kind: QueryKind, typed: string, means: JudgedQuery['means']): JudgedQuery => ({
+  kind,
+  args: { title: typed },
+  means,
 });
 const skills = (kind: QueryKind, typed: string[], canonical: string[]): JudgedQuery => ({
   kind,
@@ -350,6 +361,12 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['Python and Django'], ['Python', 'Django']),
   skills('skill alias', ['kubernetes experience'], ['Kubernetes']),
   skills('skill alias', ['AWS certified'], ['AWS']),
+  // A place or work arrangement typed before the title (read as the filter, second reading).
+  titleAt('word order', 'remote python jobs', { title: /\bPython\b/i, workType: 'Remote' }),
+  titleAt('word order', 'London data engineer', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    cities: ['London'],
+  }),
   // Industries joined by "and" that no industry is named (read part by part, second reading).
   industry('synonym', 'banking and finance', ['Banking', 'Fintech', 'Insurance']),
   industry('synonym', 'retail & ecommerce', ['Retail', 'E-commerce']),

@@ -358,6 +358,27 @@ function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading
   }
 }
 
+function placeNote({ segment, reading }: { segment: string; reading: LocationReading }): string {
+  const location = reading.keys.length > 0 ? 'the location ' : '';
+  return `No role title has "${segment}", so it was read as ${location}${reading.says}.`;
+}
+
+/**
+ * The words (up to 3, the longest first) at the start of the title's first part that name a place
+ * or work arrangement, and the title without them: "remote python jobs", "London data engineer".
+ * At least one word stays the title.
+ */
+function placeAtTheStart(kept: readonly string[]) {
+  const words = (kept[0] ?? '').split(/\s+/);
+  for (let length = Math.min(LONGEST_PLACE_NAME, words.length - 1); length >= 1; length--) {
+    const segment = words.slice(0, length).join(' ');
+    const reading = readLocation(segment, false);
+    if (reading)
+      return { place: { segment, reading }, kept: [words.slice(length).join(' '), ...kept.slice(1)] };
+  }
+  return undefined;
+}
+
 /**
  * The choices of the second reading of one title (or of one of several titles separated by " / "),
  * in order of preference (`tier`): the parts after the first that name a place or work arrangement
@@ -381,10 +402,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   placesAtTheEnd(kept, places);
   const choices: Choice[] = [];
   const located = places.flatMap((place) => locationClauses(place.reading));
-  const placeNotes = places.map(
-    ({ segment, reading }) =>
-      `No role title has "${segment}", so it was read as ${reading.keys.length > 0 ? 'the location ' : ''}${reading.says}.`,
-  );
+  const placeNotes = places.map(placeNote);
   const rest = places.length > 0 ? withRoleNouns(sequenceOf(kept.join(' ')).concepts) : part.concepts;
   if (places.length > 0) {
     choices.push({
@@ -418,6 +436,21 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       }),
     );
   }
+  // Less preferred than a skill: many titles start with a word that is also some town's name
+  // ("Java Developer", "Mobile Engineer", "Rust Developer").
+  const leading = places.length < MAX_TITLE_PLACES ? placeAtTheStart(kept) : undefined;
+  if (leading) {
+    choices.push({
+      name: `${name}_leading_place`,
+      tier: 3,
+      clause: allOf([
+        ...located,
+        ...locationClauses(leading.place.reading),
+        ...withRoleNouns(sequenceOf(leading.kept.join(' ')).concepts).map(clauseOf),
+      ]),
+      note: [...placeNotes, placeNote(leading.place)].join(' '),
+    });
+  }
   const implied = [
     {
       suffix: 'implied',
@@ -435,7 +468,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     if (!without) continue;
     choices.push({
       name: `${name}_${suffix}`,
-      tier: 3,
+      tier: 4,
       clause: allOf([...clauses, ...without.concepts.map(clauseOf)]),
       note: [
         ...notes,
@@ -447,7 +480,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       choices.push(
         ...skillChoices(part, without.concepts, {
           name: `${name}_implied_skill`,
-          tier: 4,
+          tier: 5,
           clauses: [],
           notes: [],
           without: without.says,

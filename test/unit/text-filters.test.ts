@@ -289,6 +289,8 @@ describe('the second reading of a title', () => {
       ['title_0_skill_0', 2],
       ['title_0_skill_1', 2],
       ['title_0_places_skill_0', 2],
+      // "Java" is also a town in Georgia: read as a place only after every skill reading.
+      ['title_0_leading_place', 3],
     ]);
     const { sent, result } = await answered(search, [
       { total: 0 },

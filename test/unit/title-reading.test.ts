@@ -256,11 +256,33 @@ describe('the second reading of a title', () => {
     expect(choicesOf('Engineer (Spark)').map(([name]) => name)).not.toContain('title_0_places');
   });
 
+  it('reads words at the start that name a place or arrangement as those filters, after every skill reading', () => {
+    const remote = readTitle('remote python jobs', 'title').second?.choices?.find(
+      (choice) => choice.name === 'title_0_leading_place',
+    );
+    expect(remote?.tier).toBe(3);
+    expect(remote?.clause).toEqual({
+      bool: { filter: [{ term: { work_type: 'Remote' } }, { term: { title_terms: 'python' } }] },
+    });
+    expect(remote?.note).toBe('No role title has "remote", so it was read as work_type Remote.');
+    // With a place at the end too, both are filters.
+    const both = readTitle('London data engineer hybrid', 'title').second?.choices?.find(
+      (choice) => choice.name === 'title_0_leading_place',
+    );
+    expect(json(both?.clause)).toContain('"location.keys":"city:2643743"');
+    expect(json(both?.clause)).toContain('"work_type":"Hybrid"');
+    expect(both?.note).toBe(
+      'No role title has "hybrid", so it was read as work_type Hybrid. No role title has "London", so it was read as the location London, United Kingdom.',
+    );
+    // One word always stays the title.
+    expect(choicesOf('London').map(([name]) => name)).not.toContain('title_0_leading_place');
+  });
+
   it('leaves out what another specialty implies: "software" beside "backend", "SWE" as a role noun', () => {
     const software = readTitle('backend software engineers', 'title').second?.choices?.find(
       (choice) => choice.name === 'title_0_implied',
     );
-    expect(software?.tier).toBe(3);
+    expect(software?.tier).toBe(4);
     expect(software?.clause).toEqual({
       bool: {
         filter: [{ term: { title_terms: 'backend' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
@@ -293,7 +315,7 @@ describe('the second reading of a title', () => {
         choice.name.startsWith('title_0_implied_skill') &&
         json(choice.clause).includes('"skills_key":"swift"'),
     );
-    expect(skilled?.tier).toBe(4);
+    expect(skilled?.tier).toBe(5);
     expect(skilled?.note).toBe(
       'No role title has all of "iOS SWE (Swift)", so it was read with "SWE" as Engineer or Developer and with "Swift" as a skill the role lists.',
     );
