@@ -367,6 +367,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bData\b.*\b(Engineer|Developer)\b/i,
     cities: ['London'],
   }),
+  // Internships named as the contract rather than the role noun of their titles.
+  title('synonym', 'internship', /\bIntern\b/i),
+  title('synonym', 'software engineering intern', /\bSoftware (Engineer|Developer) Intern\b/i),
   // Industries joined by "and" that no industry is named (read part by part, second reading).
   industry('synonym', 'banking and finance', ['Banking', 'Fintech', 'Insurance']),
   industry('synonym', 'retail & ecommerce', ['Retail', 'E-commerce']),
