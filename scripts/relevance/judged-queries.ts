@@ -373,4 +373,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Industries joined by "and" that no industry is named (read part by part, second reading).
   industry('synonym', 'banking and finance', ['Banking', 'Fintech', 'Insurance']),
   industry('synonym', 'retail & ecommerce', ['Retail', 'E-commerce']),
+  // Industries named with words that say they are one.
+  industry('synonym', 'fintech companies', ['Fintech']),
+  industry('synonym', 'the gaming industry', ['Gaming']),
 ];

@@ -170,6 +170,11 @@ export const SKILL_NOISE_WORDS: ReadonlySet<string> = new Set(
   vocabulary.skills.noise_words.words.map(matchKey),
 );
 
+/** Words around an industry's name that say it is one ("fintech companies"), by match key. */
+export const INDUSTRY_NOISE_WORDS: ReadonlySet<string> = new Set(
+  vocabulary.industries.noise_words.words.map(matchKey),
+);
+
 /** Other names of industries, by match key ("telecoms" → Telecommunications). */
 export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
   'industries',

@@ -5,6 +5,7 @@ import { listInWords, splitAt } from '../domain/words.js';
 import {
   type Alias,
   INDUSTRY_ALIASES,
+  INDUSTRY_NOISE_WORDS,
   legalFormAtEnd,
   SKILL_ALIASES,
   SKILL_NOISE_WORDS,
@@ -127,10 +128,13 @@ function skillParts(text: string): string[] {
  */
 const VERSION = /(?<=\S)\s+v?\d{1,2}(?:\.(?:\d+|x))*\+?$/i;
 
-/** A typed skill without the words around its name that say how it is known ("AWS certified"). */
-function withoutNoise(text: string): string {
+/**
+ * A typed name without the `noiseWords` at its start and end: of a skill, those that say how it is
+ * known ("AWS certified"); of an industry, those that say it is one ("fintech companies").
+ */
+function withoutNoise(text: string, noiseWords: ReadonlySet<string>): string {
   const words = text.trim().split(/\s+/);
-  const noise = (word: string | undefined) => word !== undefined && SKILL_NOISE_WORDS.has(matchKey(word));
+  const noise = (word: string | undefined) => word !== undefined && noiseWords.has(matchKey(word));
   while (words.length > 0 && noise(words[0])) words.shift();
   while (words.length > 0 && noise(words.at(-1))) words.pop();
   return words.join(' ');
@@ -142,17 +146,20 @@ function withoutNoise(text: string): string {
  */
 function skillForms(text: string): string[] {
   return [text, ...skillParts(text)]
-    .flatMap((piece) => [piece, piece.replace(VERSION, ''), withoutNoise(piece)])
+    .flatMap((piece) => [piece, piece.replace(VERSION, ''), withoutNoise(piece, SKILL_NOISE_WORDS)])
     .slice(1);
 }
 
 /**
  * The industries a typed industry also reads as: each of several named with "or" or commas
- * ("fintech or banking"). Not "and" or "&": the data's names have them ("Media & Entertainment").
+ * ("fintech or banking"; not "and" or "&": the data's names have them, "Media & Entertainment"),
+ * and each without the words that say it is an industry ("fintech companies").
  */
 function industryForms(text: string): string[] {
   const parts = splitAt(text, / or |[,;/]/i);
-  return parts.length > 1 ? parts.slice(0, MAX_NAME_PARTS) : [];
+  return (parts.length > 1 ? parts.slice(0, MAX_NAME_PARTS) : [text]).map((part) =>
+    withoutNoise(part, INDUSTRY_NOISE_WORDS),
+  );
 }
 
 /** The other forms of a typed name (`formsOf`), each with its keys and the names a note gives it. */
@@ -269,7 +276,7 @@ export function readIndustry(industry: string): TextReading {
 /** Each part of an industry joined by "and" or "&" that reads as other keys than the whole, as a choice. */
 function industryPartChoices(industry: string, wholeKeys: readonly string[]): Choice[] {
   const parts = splitAt(industry, / and |&/i)
-    .map((part) => part.trim())
+    .map((part) => withoutNoise(part, INDUSTRY_NOISE_WORDS))
     .filter((part) => part !== '');
   if (parts.length < 2) return [];
   return parts.slice(0, MAX_NAME_PARTS).flatMap((part, index): Choice[] => {

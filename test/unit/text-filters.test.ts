@@ -99,6 +99,21 @@ describe('reading skills and industries', () => {
   });
 });
 
+describe('an industry named with words that say it is one', () => {
+  it('is also read without them, with a note', () => {
+    expect(readIndustry('the banking sector')).toMatchObject({
+      clause: { terms: { industry_key: ['thebankingsector', 'banking'] } },
+      note: 'Read the industry "the banking sector" as banking.',
+    });
+    expect(readIndustry('AI startups').note).toBe(
+      'Read the industry "AI startups" as Artificial Intelligence.',
+    );
+    expect(readIndustry('fintech or banking firms').clause).toEqual({
+      terms: { industry_key: ['fintechorbankingfirm', 'fintech', 'banking'] },
+    });
+  });
+});
+
 describe('an industry joined by "and"', () => {
   it('is read again as each part that reads as something else, then fuzzily', () => {
     const second = readIndustry('banking & finance').second;
