@@ -252,6 +252,7 @@ describe('relevance over the seeded data', () => {
       'location',
       'industry',
       'company_name',
+      'fixed_values',
       'misspellings',
     ]);
     expect(options.text_filters.skills).toMatch(/k8s/);
