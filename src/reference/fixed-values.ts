@@ -3,6 +3,7 @@ import {
   EXPERIENCE_LEVELS,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
+  SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../domain/enums.js';
 import { resolvePlace } from './gazetteer.js';
@@ -12,6 +13,7 @@ import {
   EXPERIENCE_LEVEL_NAMES,
   fixedValueKey,
   SIGNAL_CATEGORY_NAMES,
+  SIGNAL_POLARITY_NAMES,
 } from './vocabulary.js';
 
 /**
@@ -44,6 +46,7 @@ function otherNamesOf(
   if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
   if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
   if (sameList(allowed, SIGNAL_CATEGORIES)) return named(SIGNAL_CATEGORY_NAMES);
+  if (sameList(allowed, SIGNAL_POLARITIES)) return named(SIGNAL_POLARITY_NAMES);
   if (sameList(allowed, WORK_TYPES)) {
     const arrangement = workArrangementIn(typed);
     return arrangement?.rest === '' ? arrangement.workTypes : undefined;

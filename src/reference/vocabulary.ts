@@ -5,7 +5,9 @@ import {
   EXPERIENCE_LEVELS,
   type ExperienceLevel,
   SIGNAL_CATEGORIES,
+  SIGNAL_POLARITIES,
   type SignalCategory,
+  type SignalPolarity,
 } from '../domain/enums.js';
 import { foldKey } from '../domain/fold.js';
 import { trimEdges } from '../domain/words.js';
@@ -254,3 +256,10 @@ export function legalFormAtEnd(name: string): { rest: string; form: string } | u
   }
   return undefined;
 }
+
+/** Other names of the signal polarities ("good news" → positive). */
+export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, SignalPolarity> = fixedValueNames(
+  'filter_values.signal_polarity',
+  SIGNAL_POLARITIES,
+  vocabulary.filter_values.signal_polarity,
+);

@@ -250,7 +250,9 @@ export const searchSignalsInput = z.strictObject({
   polarity: z
     .enum(SIGNAL_POLARITIES)
     .optional()
-    .describe(`Whether the news is good or bad for hiring: ${SIGNAL_POLARITIES.join(', ')}.`),
+    .describe(
+      `Whether the news is good or bad for hiring: ${SIGNAL_POLARITIES.join(', ')} (also "good" or "bad").`,
+    ),
   company_id: companyIdParam
     .optional()
     .describe('Only signals of this company (id as returned by search_companies).'),

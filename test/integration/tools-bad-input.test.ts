@@ -53,7 +53,7 @@ const BAD_INPUT: Array<[string, Record<string, unknown>, string]> = [
   ['search_signals', { countries: 'GB' }, 'countries'],
   ['search_signals', { countries: ['GB', 'FR'] }, 'countries.1'],
   ['search_signals', { categories: ['hiring'] }, 'categories.0'],
-  ['search_signals', { polarity: 'good' }, 'polarity'],
+  ['search_signals', { polarity: 'great' }, 'polarity'],
   ['search_signals', { announced_within_days: 400 }, 'announced_within_days'],
   ['search_signals', { company_id: 'co_short' }, 'company_id'],
   ['search_signals', { page_size: 1.5 }, 'page_size'],

@@ -6,6 +6,7 @@ import {
   INSIGHT_GROUP_BY,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
+  SIGNAL_POLARITIES,
   WORK_TYPES,
 } from '../../src/domain/enums.js';
 import { fixedValuesMeant } from '../../src/reference/fixed-values.js';
@@ -34,6 +35,8 @@ describe('fixedValuesMeant', () => {
     [SIGNAL_CATEGORIES, 'M&A', ['acquisition']],
     [SIGNAL_CATEGORIES, 'funding rounds', ['funding']],
     [SIGNAL_CATEGORIES, 'C-level change', ['c_level_change']],
+    [SIGNAL_POLARITIES, 'Good news', ['positive']],
+    [SIGNAL_POLARITIES, 'bad', ['negative']],
     [SIGNAL_COUNTRIES, 'UK', ['GB']],
     [SIGNAL_COUNTRIES, 'United Kingdom', ['GB']],
     [SIGNAL_COUNTRIES, 'gb', ['GB']],
