@@ -66,14 +66,20 @@ function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined 
 
 /**
  * A place, or a place named with words of its vicinity ("near Munich", "London Area, United
- * Kingdom" as networking sites write it), read as the place: the words go from the name before
- * its qualifiers.
+ * Kingdom" as networking sites write it) or with its postcode ("10115 Berlin"), read as the
+ * place: the words go from the name before its qualifiers.
  */
 function placeNear(text: string, closeSpellings: boolean): PlaceOnly | undefined {
   const place = placeIn(text, closeSpellings);
   if (place) return place;
   const [name = '', ...qualifiers] = text.trim().replace(/\s+/g, ' ').split(',');
-  const bareName = name.replace(VICINITY_BEFORE, '').replace(VICINITY_AFTER, '');
+  // Postcodes beside the name ("10115 Berlin", "London EC2A") are the words with digits.
+  const bareName = name
+    .replace(VICINITY_BEFORE, '')
+    .replace(VICINITY_AFTER, '')
+    .split(' ')
+    .filter((word) => !/\d/.test(word))
+    .join(' ');
   const bare = [bareName, ...qualifiers].join(',');
   if (bare === text.trim() || bareName.trim() === '') return undefined;
   const near = placeIn(bare, closeSpellings);
@@ -88,7 +94,7 @@ function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
       says: region.says,
       note: `Read the location "${text}" as ${region.says}.`,
     };
-  const place = resolvePlace(text);
+  const place = resolvePlace(text) ?? qualifiedWithoutComma(text);
   if (place) return { keys: [placeKey(place)], place, says: placeName(place) };
   const close = closeSpellings ? closestPlace(text) : undefined;
   if (!close) return undefined;
@@ -98,6 +104,23 @@ function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
     says: placeName(close),
     note: `No place is called "${text}", so it was read as ${placeName(close)}.`,
   };
+}
+
+/** The most words a place's qualifier without a comma is taken from: "Berlin Germany", "Cambridge United Kingdom". */
+const LONGEST_QUALIFIER = 2;
+
+/**
+ * A place qualified by its country or region without a comma, as people type it: "Zurich
+ * Switzerland" is "Zurich, Switzerland". The last words qualify the rest only when the place they
+ * name holds it, so "London Manchester" is no place.
+ */
+function qualifiedWithoutComma(text: string): ResolvedPlace | undefined {
+  const words = text.trim().split(/\s+/);
+  for (let length = Math.min(LONGEST_QUALIFIER, words.length - 1); length >= 1; length--) {
+    const qualified = resolvePlace(`${words.slice(0, -length).join(' ')}, ${words.slice(-length).join(' ')}`);
+    if (qualified) return qualified;
+  }
+  return undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { placeKey, resolvePlace } from '../../src/reference/gazetteer.js';
 import { MAX_REGION_PLACES, regionNamed, workArrangementIn } from '../../src/reference/regions.js';
 import { cityOf, locationClauses, readLocation } from '../../src/search/location-filter.js';
 
@@ -84,6 +85,38 @@ describe('reading a location', () => {
     const manchester = readLocation('Greater Manchester', true);
     expect(manchester?.keys).toEqual(['city:2643123']);
     expect(manchester).not.toHaveProperty('note');
+  });
+
+  it('reads a place qualified without a comma, or written with its postcode, as the place', () => {
+    expect(readLocation('Zurich Switzerland', true)?.says).toBe('Zurich, Switzerland');
+    expect(readLocation('Berlin Germany (Hybrid)', true)).toMatchObject({
+      says: 'Berlin, Germany, with work_type Hybrid',
+      workTypes: ['Hybrid'],
+    });
+    expect(readLocation('Cambridge United Kingdom', true)?.says).toBe('Cambridge, United Kingdom');
+    // The last words qualify the rest only when they name a place that holds it.
+    expect(readLocation('London Manchester', true)).toBeUndefined();
+    for (const typed of ['10115 Berlin', 'London EC2A 4NE']) {
+      expect(readLocation(typed, true)?.note, typed).toMatch(
+        /^Read the location ".*" as (Berlin, Germany|London, United Kingdom)\.$/,
+      );
+    }
+  });
+
+  it('reads the areas recruiters name within a country as their cities', () => {
+    for (const [typed, city] of [
+      ['Midlands', 'Birmingham'],
+      ['Thames Valley', 'Reading'],
+      ['Randstad', 'Rotterdam'],
+      ['Rhine-Main', 'Wiesbaden'],
+      ['Ruhr area', 'Dortmund'],
+      ['North of England', 'Leeds'],
+    ] as const) {
+      const keys = readLocation(typed, true)?.keys ?? [];
+      expect(keys.length, typed).toBeGreaterThan(0);
+      const place = resolvePlace(city);
+      expect(keys, typed).toContain(place && placeKey(place));
+    }
   });
 
   it('reads a misspelt place as the closest one only when asked, and says so', () => {
