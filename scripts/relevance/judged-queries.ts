@@ -367,6 +367,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bData\b.*\b(Engineer|Developer)\b/i,
     cities: ['London'],
   }),
+  // Role nouns in the languages of the data's countries.
+  title('synonym', 'programista java', role('Java')),
+  title('synonym', 'développeur python', role('Python')),
   // Internships named as the contract rather than the role noun of their titles.
   title('synonym', 'internship', /\bIntern\b/i),
   title('synonym', 'software engineering intern', /\bSoftware (Engineer|Developer) Intern\b/i),
