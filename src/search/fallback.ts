@@ -57,7 +57,7 @@ export function fallbackSearch(
   const suggest = Object.assign({}, ...readings.map((reading) => reading.suggest));
   const withSuggest = (body: SearchBody) => (Object.keys(suggest).length > 0 ? { ...body, suggest } : body);
   const body = withSuggest(bodyOf(filter));
-  const choices = readings.flatMap((reading) => reading.choices ?? []);
+  const choices = readings.flatMap((reading) => reading.choices);
   if (choices.length > 1) {
     body.aggs = {
       ...body.aggs,
@@ -78,7 +78,7 @@ export function fallbackSearch(
 function narrowed(readings: readonly SecondReading[], answer: SecondAnswer) {
   const replaced = new Map<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>();
   for (const reading of readings) {
-    if (!reading.choices || !answer.found) continue;
+    if (!answer.found) continue;
     const kept = keptChoices(reading.choices, answer);
     const found = reading.choices.filter((choice) => (answer.found?.(choice.name) ?? 0) > 0);
     if (kept.length < found.length) replaced.set(reading.clause, anyOf(kept.map((choice) => choice.clause)));
@@ -97,7 +97,7 @@ function answerOf(response: SecondResponse): SecondAnswer {
     ?.buckets;
   return {
     ...(response.suggest ? { suggest: response.suggest } : {}),
-    ...(buckets ? { found: (name: string) => buckets[name]?.doc_count } : {}),
+    ...(buckets ? { found: (name: string) => buckets[name]?.doc_count ?? 0 } : {}),
   };
 }
 
@@ -119,5 +119,13 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   const notes = [...new Set(secondReadingNotes(fallback.readings, answer))];
   const replaced = narrowed(fallback.readings, answer);
   if (replaced.size === 0) return { response: second, notes };
-  return { response: await run(fallback.rebuild(replaced)), notes };
+  const third = await run(fallback.rebuild(replaced));
+  if (found(third)) return { response: third, notes };
+  // Two filters each found something as first read beside the other read the second way, but not
+  // together: every filter keeps its second reading, as the second request had them.
+  const everyFilterReadAgain = fallback.readings.map((reading) => ({
+    ...reading,
+    choices: reading.choices.filter((choice) => choice.tier >= 0),
+  }));
+  return { response: second, notes: [...new Set(secondReadingNotes(everyFilterReadAgain, answer))] };
 }

@@ -49,14 +49,17 @@ export interface Choice {
 
 /**
  * The second reading of one filter (src/search/fallback.ts): its clause, the term suggesters that
- * say which spellings its fuzzy words found, and, for a title, the choices its clause is any of.
+ * say which spellings its fuzzy words found, and the choices its clause is any of, the filter as
+ * first read among them.
  */
 export interface SecondReading {
   clause: Query;
   subject: TypoSubject;
   typed: string;
   suggest: Record<string, estypes.SearchFieldSuggester>;
-  choices?: Choice[];
+  /** By suggester, the text as typed that its one key was made from, for the note ("kuberntes", not its key "kubernte"). */
+  shown?: Record<string, string>;
+  choices: Choice[];
 }
 
 export interface TextReading {
@@ -102,8 +105,8 @@ interface KeyedReading {
   keys: string[];
   /** "k8s" as Kubernetes, for the note. */
   expanded: string[];
-  /** Keys taken as typed, which a fuzzy reading may correct. */
-  asTyped: string[];
+  /** Keys taken as typed, which a fuzzy reading may correct, with the text each was typed as. */
+  asTyped: Array<{ key: string; typed: string }>;
 }
 
 /**
@@ -191,7 +194,7 @@ function readKeys(
     }
     if (key === '') continue;
     reading.keys.push(key);
-    reading.asTyped.push(key);
+    reading.asTyped.push({ key, typed: text.trim() });
     const others = otherForms(text, aliases, formsOf).filter((form) => !form.keys.includes(key));
     if (others.length === 0) continue;
     const labels: string[] = [];
@@ -212,19 +215,37 @@ function fuzzyKeys(
   subject: TypoSubject,
   typed: string,
 ): SecondReading | undefined {
-  const fuzzable = reading.asTyped.filter((key) => key.length >= FUZZABLE_LENGTH);
+  const fuzzable = reading.asTyped.filter(({ key }) => key.length >= FUZZABLE_LENGTH);
   if (fuzzable.length === 0) return undefined;
+  const choices: Choice[] = [
+    asReadChoice(field, valuesClause(field, reading.keys)),
+    {
+      name: `${field}_close_spellings`,
+      tier: 1,
+      clause: anyOf(fuzzable.map(({ key }) => ({ fuzzy: { [field]: { value: key, ...FUZZY } } }))),
+      typo: true,
+    },
+  ];
   return {
-    clause: anyOf([
-      valuesClause(field, reading.keys),
-      ...fuzzable.map((key) => ({ fuzzy: { [field]: { value: key, ...FUZZY } } })),
-    ]),
+    clause: anyOf(choices.map((choice) => choice.clause)),
     subject,
     typed,
     suggest: Object.fromEntries(
-      fuzzable.map((key, index) => [`typo_${field}_${index}`, suggester(field, key)]),
+      fuzzable.map(({ key }, index) => [`typo_${field}_${index}`, suggester(field, key)]),
     ),
+    shown: Object.fromEntries(fuzzable.map(({ typed }, index) => [`typo_${field}_${index}`, typed])),
+    choices,
   };
+}
+
+/**
+ * A filter as its first reading read it, as the most preferred choice of its second reading: when
+ * the second request finds something with it, this filter was not what found nothing, so it stays
+ * as read, with no note, and only the others are read another way (docs/search-semantics.md, "The
+ * second reading").
+ */
+export function asReadChoice(name: string, clause: Query): Choice {
+  return { name: `${name}_as_read`, tier: -1, clause };
 }
 
 /**
@@ -257,12 +278,7 @@ export function readIndustry(industry: string): TextReading {
     if (fuzzy) result.second = fuzzy;
     return result;
   }
-  const choices = [
-    ...parts,
-    ...(fuzzy
-      ? [{ name: 'industry_close_spellings', tier: 1, clause: fuzzy.clause, typo: true as const }]
-      : []),
-  ];
+  const choices = [...(fuzzy?.choices ?? [asReadChoice('industry_key', result.clause)]), ...parts];
   result.second = {
     clause: anyOf(choices.map((choice) => choice.clause)),
     subject: 'industry',
@@ -308,25 +324,26 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
     words.replace(/[^\p{L}\p{N}]/gu, '').length >= FUZZABLE_LENGTH
       ? { match: { [nameField]: { query: words, operator: 'and', ...FUZZY } } }
       : undefined;
-  const suggest: SecondReading['suggest'] = fuzzy ? { typo_company_name: suggester(nameField, words) } : {};
-  if (!legalForm) {
-    if (fuzzy) reading.second = { clause: fuzzy, subject: 'company name', typed: part, suggest };
-    return reading;
-  }
   const choices: Choice[] = [
-    {
-      name: 'company_name_without_legal_form',
-      tier: 0,
-      clause: nameContaining(nameKeyField, legalForm.rest),
-      note: `No company name contains "${part}", so it was read without "${legalForm.form}".`,
-    },
+    asReadChoice('company_name', reading.clause),
+    ...(legalForm
+      ? [
+          {
+            name: 'company_name_without_legal_form',
+            tier: 0,
+            clause: nameContaining(nameKeyField, legalForm.rest),
+            note: `No company name contains "${part}", so it was read without "${legalForm.form}".`,
+          },
+        ]
+      : []),
     ...(fuzzy ? [{ name: 'company_name_close_spellings', tier: 1, clause: fuzzy, typo: true as const }] : []),
   ];
+  if (choices.length === 1) return reading;
   reading.second = {
     clause: anyOf(choices.map((choice) => choice.clause)),
     subject: 'company name',
-    typed: legalForm.rest,
-    suggest,
+    typed: legalForm?.rest ?? part,
+    suggest: fuzzy ? { typo_company_name: suggester(nameField, words) } : {},
     choices,
   };
   return reading;
@@ -354,7 +371,7 @@ function corrections(reading: SecondReading, suggest: SuggestResponse): Array<[s
         { text?: string } | undefined
       >;
       const best = options[0]?.text;
-      return best ? [[entry.text, best] as [string, string]] : [];
+      return best ? [[reading.shown?.[key] ?? entry.text, best] as [string, string]] : [];
     }),
   );
 }
@@ -395,10 +412,9 @@ export function keptChoices(choices: readonly Choice[], answer: SecondAnswer): C
  * one per choice kept.
  */
 export function secondReadingNotes(readings: readonly SecondReading[], answer: SecondAnswer): string[] {
-  return readings.flatMap((reading) => {
-    if (!reading.choices) return [typoNote(reading, answer.suggest)];
-    return keptChoices(reading.choices, answer).flatMap((choice) =>
+  return readings.flatMap((reading) =>
+    keptChoices(reading.choices, answer).flatMap((choice) =>
       choice.typo ? [typoNote(reading, answer.suggest)] : choice.note ? [choice.note] : [],
-    );
-  });
+    ),
+  );
 }

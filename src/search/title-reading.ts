@@ -20,6 +20,7 @@ import { type LocationReading, locationClauses, readLocation } from './location-
 import {
   allOf,
   anyOf,
+  asReadChoice,
   type Choice,
   FUZZABLE_LENGTH,
   FUZZY,
@@ -600,7 +601,7 @@ export function readTitle(typed: string, field: string): TextReading {
   if (choices.length > 0)
     reading.second = titleSecondReading(
       typed,
-      choices,
+      [asReadChoice('title', reading.clause), ...choices],
       seconds.flatMap((second) => second.fuzzable),
     );
   return reading;

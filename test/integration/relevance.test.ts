@@ -169,6 +169,18 @@ describe('relevance over the seeded data', () => {
     // A name typed right is never read fuzzily.
     const exact = await callOk(client, 'search_signals', { company_name: signalBrand });
     expect(exact.notes).toEqual([]);
+
+    // Beside a misspelt filter, one typed right keeps its reading and says nothing about spellings.
+    const pythonFintech = open.filter(
+      (lead) =>
+        lead.industry === 'Fintech' &&
+        /\bPython\b/i.test(lead.title) &&
+        /\b(Developer|Engineer)\b/i.test(lead.title),
+    );
+    const both = await callOk(client, 'search_leads', { title: 'python developer', industry: 'fintec' });
+    expect(both.total).toBe(pythonFintech.length);
+    expect(both.notes).toContain('No role is in the industry "fintec", so it was read as "fintech".');
+    expect(both.notes.join(' ')).not.toMatch(/No role title/);
   });
 
   it('reads an industry joined by "and" that is no industry as each part, with a note per part', async () => {

@@ -85,17 +85,24 @@ describe('reading skills and industries', () => {
   it('reads a company name as a substring, literal wildcards escaped, and fuzzily as words', () => {
     const reading = readCompanyName('Bänk*?\\', 'company.name_key', 'company.name');
     expect(reading.clause).toEqual({ wildcard: { 'company.name_key': { value: '*bank\\*\\?\\\\*' } } });
-    expect(reading.second?.clause).toEqual({
-      match: {
-        'company.name': {
-          query: 'bank*?\\',
-          operator: 'and',
-          fuzziness: 'AUTO:3,8',
-          prefix_length: 1,
-          max_expansions: 50,
+    expect(reading.second?.choices.map((choice) => [choice.name, choice.tier, choice.clause])).toEqual([
+      ['company_name_as_read', -1, reading.clause],
+      [
+        'company_name_close_spellings',
+        1,
+        {
+          match: {
+            'company.name': {
+              query: 'bank*?\\',
+              operator: 'and',
+              fuzziness: 'AUTO:3,8',
+              prefix_length: 1,
+              max_expansions: 50,
+            },
+          },
         },
-      },
-    });
+      ],
+    ]);
   });
 });
 
@@ -117,7 +124,14 @@ describe('an industry named with words that say it is one', () => {
 describe('an industry joined by "and"', () => {
   it('is read again as each part that reads as something else, then fuzzily', () => {
     const second = readIndustry('banking & finance').second;
-    expect(second?.choices?.map((choice) => [choice.name, choice.tier, choice.clause, choice.note])).toEqual([
+    expect(second?.choices.map((choice) => [choice.name, choice.tier, choice.clause, choice.note])).toEqual([
+      ['industry_key_as_read', -1, { term: { industry_key: 'bankingfinance' } }, undefined],
+      [
+        'industry_key_close_spellings',
+        1,
+        { fuzzy: { industry_key: expect.objectContaining({ value: 'bankingfinance' }) } },
+        undefined,
+      ],
       [
         'industry_part_0',
         0,
@@ -130,13 +144,16 @@ describe('an industry joined by "and"', () => {
         { terms: { industry_key: ['fintech', 'banking', 'insurance'] } },
         'No role is in the industry "banking & finance", so "finance" was read as Fintech, Banking or Insurance.',
       ],
-      ['industry_close_spellings', 1, expect.objectContaining({ bool: expect.anything() }), undefined],
     ]);
   });
 
   it('keeps the plain second reading when its parts add nothing', () => {
-    expect(readIndustry('Media & Entertainment').second?.choices).toBeUndefined();
-    expect(readIndustry('fintec').second?.choices).toBeUndefined();
+    for (const typed of ['Media & Entertainment', 'fintec']) {
+      expect(readIndustry(typed).second?.choices.map((choice) => choice.name)).toEqual([
+        'industry_key_as_read',
+        'industry_key_close_spellings',
+      ]);
+    }
   });
 });
 
@@ -158,6 +175,7 @@ describe('a company name typed with a legal form', () => {
     const reading = readCompanyName('Everstrem, Inc.', 'company.name_key', 'company.name');
     expect(reading.clause).toEqual({ wildcard: { 'company.name_key': { value: '*everstrem, inc.*' } } });
     expect(reading.second?.choices).toEqual([
+      { name: 'company_name_as_read', tier: -1, clause: reading.clause },
       {
         name: 'company_name_without_legal_form',
         tier: 0,
@@ -208,6 +226,7 @@ describe('the second reading', () => {
     expect(suggest).toEqual({ typo_title: expect.objectContaining({ text: 'enginer' }) });
     // Each way of reading the title is counted in the same request, for the notes.
     expect(Object.keys((aggs?.second_readings?.filters?.filters ?? {}) as object)).toEqual([
+      'title_as_read',
       'title_0_close_spellings',
       'title_0_skill_0',
     ]);
@@ -265,17 +284,33 @@ describe('the second reading', () => {
       readSkills(['kuberntes']).second,
       readCompanyName('brightpth', 'company.name_key', 'company.name').second,
     ].flatMap((typo) => (typo ? [typo] : []));
+    // Elasticsearch names the skill by its key; the note quotes it as typed.
+    const suggest = {
+      typo_skills_key_0: [{ text: 'kubernte', options: [{ text: 'kubernetes' }] }],
+      typo_company_name: [{ text: 'brightpth', options: [] }],
+    };
+    const foundOnlyBy = (names: string[]) => (name: string) => (names.includes(name) ? 3 : 0);
     expect(
       secondReadingNotes(typos, {
-        suggest: {
-          typo_skills_key_0: [{ text: 'kuberntes', options: [{ text: 'kubernetes' }] }],
-          typo_company_name: [{ text: 'brightpth', options: [] }],
-        },
+        suggest,
+        found: foundOnlyBy(['skills_key_close_spellings', 'company_name_close_spellings']),
       }),
     ).toEqual([
       'No role lists the skill "kuberntes", so it was read as "kubernetes".',
       'No company name contains "brightpth" exactly, so close spellings were searched.',
     ]);
+    // A filter that finds something as first read beside the others read again keeps its reading,
+    // and says nothing.
+    expect(
+      secondReadingNotes(typos, {
+        suggest,
+        found: foundOnlyBy([
+          'skills_key_close_spellings',
+          'company_name_as_read',
+          'company_name_close_spellings',
+        ]),
+      }),
+    ).toEqual(['No role lists the skill "kuberntes", so it was read as "kubernetes".']);
   });
 });
 
@@ -299,6 +334,7 @@ describe('the second reading of a title', () => {
     const search = leadSearch({ title: 'Java Developer, Berlin' });
     const choices = search.fallback?.readings[0]?.choices ?? [];
     expect(choices.map((choice) => [choice.name, choice.tier])).toEqual([
+      ['title_as_read', -1],
       ['title_0_places', 0],
       ['title_0_close_spellings', 1],
       ['title_0_skill_0', 2],
@@ -321,6 +357,52 @@ describe('the second reading of a title', () => {
     expect(JSON.stringify(sent[2]?.query)).toContain('city:2950159');
     expect(result.notes).toEqual([
       'No role title has "Berlin", so it was read as the location Berlin, Germany.',
+    ]);
+  });
+
+  it('keeps a filter that finds something as first read, and reads only the others again', async () => {
+    // "python developer" is a title as typed; the misspelt skill is what found nothing.
+    const search = leadSearch({ title: 'python developer', skills: ['kuberntes'] });
+    const { sent, result } = await answered(search, [
+      { total: 0 },
+      {
+        total: 40,
+        suggest: { typo_skills_key_0: [{ text: 'kuberntes', options: [{ text: 'kubernetes' }] }] },
+        aggregations: counted({
+          title_as_read: 38,
+          title_0_close_spellings: 40,
+          skills_key_close_spellings: 40,
+        }),
+      },
+      { total: 38 },
+    ]);
+    expect(sent).toHaveLength(3);
+    expect(JSON.stringify(sent[2]?.query)).not.toContain('"fuzzy":{"title_terms"');
+    expect(result.response.total).toBe(38);
+    expect(result.notes).toEqual(['No role lists the skill "kuberntes", so it was read as "kubernetes".']);
+  });
+
+  it('reads every filter again when those that found something as first read find nothing together', async () => {
+    const search = leadSearch({ title: 'python developer', skills: ['kuberntes'] });
+    const second = {
+      total: 5,
+      suggest: {
+        typo_title: [{ text: 'python developer', options: [] }],
+        typo_skills_key_0: [{ text: 'kuberntes', options: [{ text: 'kubernetes' }] }],
+      },
+      aggregations: counted({
+        title_as_read: 2,
+        title_0_close_spellings: 5,
+        skills_key_as_read: 3,
+        skills_key_close_spellings: 5,
+      }),
+    };
+    const { sent, result } = await answered(search, [{ total: 0 }, second, { total: 0 }]);
+    expect(sent).toHaveLength(3);
+    expect(result.response).toBe(second);
+    expect(result.notes).toEqual([
+      'No role title contains "python developer" exactly, so close spellings were searched.',
+      'No role lists the skill "kuberntes", so it was read as "kubernetes".',
     ]);
   });
 

@@ -7,7 +7,7 @@ describe('reading a title', () => {
     const reading = readTitle('engineers', 'title');
     expect(reading.clause).toEqual({ bool: { filter: [{ term: { title_terms: 'engineer' } }] } });
     expect(reading.note).toBeUndefined();
-    expect(reading.second?.clause).toEqual({
+    expect(reading.second?.choices.find((choice) => choice.typo)?.clause).toEqual({
       bool: {
         filter: [
           {
@@ -18,6 +18,7 @@ describe('reading a title', () => {
         ],
       },
     });
+    expect(reading.second?.choices[0]).toEqual({ name: 'title_as_read', tier: -1, clause: reading.clause });
   });
 
   it('expands an abbreviation into phrases and says so', () => {
@@ -231,7 +232,10 @@ describe('the second reading of a title', () => {
     );
     // Rank words, role nouns and vocabulary terms alone are never read as skills.
     expect(choicesOf('CTO')).toEqual([]);
-    expect(choicesOf('senior engineer').map(([name]) => name)).toEqual(['title_0_close_spellings']);
+    expect(choicesOf('senior engineer').map(([name]) => name)).toEqual([
+      'title_as_read',
+      'title_0_close_spellings',
+    ]);
   });
 
   it('reads the parts of a job-board title that name a place or work arrangement as those filters', () => {
@@ -243,11 +247,13 @@ describe('the second reading of a title', () => {
       'No role title has "Remote", so it was read as work_type Remote. No role title has "UK", so it was read as the location United Kingdom.',
     );
     // Words at the end that name a place or arrangement need no separator; one word stays the title.
-    const atTheEnd = readTitle('devops engineer london hybrid', 'title').second?.choices?.[0];
+    const atTheEnd = readTitle('devops engineer london hybrid', 'title').second?.choices.find(
+      (choice) => choice.name === 'title_0_places',
+    );
     expect(atTheEnd?.note).toBe(
       'No role title has "london hybrid", so it was read as the location London, United Kingdom, with work_type Hybrid.',
     );
-    expect(json(readTitle('Data Engineer New York', 'title').second?.choices?.[0]?.clause)).toContain(
+    expect(json(readTitle('Data Engineer New York', 'title').second?.choices?.[1]?.clause)).toContain(
       '"location.keys":"city:5128581"',
     );
     expect(choicesOf('Berlin').map(([name]) => name)).not.toContain('title_0_places');
