@@ -5,20 +5,15 @@ import { fixedValuesMeant } from '../reference/fixed-values.js';
 /**
  * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
  * `details.field` is the dotted path of the bad value (`filters.radius_km`, `skills.2`) and
- * whose message says what to send instead. Values outside a fixed list that mean values of it
- * ("remote", "UK") are read as those values first (docs/search-semantics.md, "Fixed values").
+ * whose message says what to send instead: for a value outside a fixed list that means values
+ * of it ("remote", "UK"), those values (docs/search-semantics.md, "Fixed values").
  */
 export function parseToolArguments<Schema extends z.ZodType>(
   schema: Schema,
   args: unknown,
 ): z.output<Schema> {
-  let parsed = schema.safeParse(args ?? {}, { reportInput: true, error: describeIssue });
+  const parsed = schema.safeParse(args ?? {}, { reportInput: true, error: describeIssue });
   if (parsed.success) return parsed.data;
-  const read = withFixedValuesRead(args, parsed.error.issues);
-  if (read !== undefined) {
-    parsed = schema.safeParse(read, { reportInput: true, error: describeIssue });
-    if (parsed.success) return parsed.data;
-  }
   const [first, ...others] = parsed.error.issues;
   if (!first) throw new InvalidArgument('arguments', 'The arguments are not valid.');
   const { field, message } = explainIssue(schema, first);
@@ -29,57 +24,6 @@ export function parseToolArguments<Schema extends z.ZodType>(
 
 type Issue = z.core.$ZodIssue;
 type RawIssue = z.core.$ZodRawIssue;
-
-/**
- * The arguments with each value outside a fixed list replaced by what it means, or undefined
- * when there is none, so that what is still wrong is reported on its own. Only the objects and lists on the way to a replaced value
- * are copied. An item of a list may mean several (countries "DACH"); a list keeps each value once.
- */
-function withFixedValuesRead(args: unknown, issues: readonly Issue[]): unknown {
-  const readings: Array<{ path: readonly PropertyKey[]; meant: readonly string[] }> = [];
-  for (const issue of issues) {
-    if (issue.code !== 'invalid_value' || typeof issue.input !== 'string') continue;
-    const allowed = issue.values.filter((value): value is string => typeof value === 'string');
-    const meant = fixedValuesMeant(allowed, issue.input);
-    if (meant !== undefined) readings.push({ path: issue.path, meant });
-  }
-  if (readings.length === 0 || !isContainer(args)) return undefined;
-  const root = shallowCopy(args);
-  const copies = new Set<object>([root]);
-  const lists = new Map<unknown[], Map<number, readonly string[]>>();
-  for (const { path, meant } of readings) {
-    let parent: Container = root;
-    for (const segment of path.slice(0, -1)) {
-      const child = (parent as Record<PropertyKey, unknown>)[segment];
-      if (!isContainer(child)) return undefined;
-      const copy = copies.has(child) ? child : shallowCopy(child);
-      copies.add(copy);
-      (parent as Record<PropertyKey, unknown>)[segment] = copy;
-      parent = copy;
-    }
-    const place = path.at(-1);
-    if (Array.isArray(parent) && typeof place === 'number') {
-      lists.set(parent, (lists.get(parent) ?? new Map<number, readonly string[]>()).set(place, meant));
-    } else if (!Array.isArray(parent) && typeof place === 'string' && meant.length === 1) {
-      parent[place] = meant[0];
-    }
-  }
-  for (const [list, meantAt] of lists) {
-    const items = new Set(list.flatMap((item, index): readonly unknown[] => meantAt.get(index) ?? [item]));
-    list.splice(0, list.length, ...items);
-  }
-  return root;
-}
-
-type Container = Record<string, unknown> | unknown[];
-
-function isContainer(value: unknown): value is Container {
-  return typeof value === 'object' && value !== null;
-}
-
-function shallowCopy(value: Container): Container {
-  return Array.isArray(value) ? [...value] : { ...value };
-}
 
 /** Messages for the issues a schema has no message of its own for. */
 function describeIssue(issue: RawIssue): string | undefined {
@@ -126,7 +70,19 @@ function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message
   // A custom check compares several fields; echoing its input would echo every argument.
   const received =
     issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
-  return { field, message: `${field} ${issue.message}${received}.` };
+  return { field, message: `${field} ${issue.message}${received}.${valuesMeant(issue)}` };
+}
+
+/** " Did you mean "Remote"?" for a value outside a fixed list that means values of it; else "". */
+function valuesMeant(issue: Issue): string {
+  if (issue.code !== 'invalid_value' || typeof issue.input !== 'string') return '';
+  const allowed = issue.values.filter((value): value is string => typeof value === 'string');
+  const meant = fixedValuesMeant(allowed, issue.input);
+  if (meant === undefined) return '';
+  const values = meant.map((value) => JSON.stringify(value));
+  return meant.length === 1
+    ? ` Did you mean ${values[0]}?`
+    : ` Did you mean ${values.join(', ')}? Send each as an item of the list.`;
 }
 
 const PREVIEW_LENGTH = 60;

@@ -17,10 +17,11 @@ import {
 } from './vocabulary.js';
 
 /**
- * The values of a fixed list (one of the tools' enums) that a value sent outside it means, or
- * undefined when it means none of them (docs/search-semantics.md, "Fixed values"): the value
- * written another way ("on site" for "On-site", "skills" for "skill"), or one of its other names.
- * Only signals' countries can mean several ("DACH"); every reading stays within `allowed`.
+ * The values of a fixed list (one of the tools' enums) that a value sent outside it means, which
+ * the error refusing it names, or undefined when it means none of them (docs/search-semantics.md,
+ * "Fixed values"): the value written another way ("on site" for "On-site", "skills" for "skill"),
+ * or one of its other names. Only signals' countries can mean several ("DACH"); every value named
+ * is in `allowed`.
  */
 export function fixedValuesMeant(allowed: readonly string[], typed: string): readonly string[] | undefined {
   const key = fixedValueKey(typed);

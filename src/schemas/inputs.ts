@@ -72,21 +72,15 @@ const cursorParam = z
 
 const experienceLevelParam = z
   .enum(EXPERIENCE_LEVELS)
-  .describe(
-    `Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options), in any case; "junior", "sr" or "principal" are read too.`,
-  );
+  .describe(`Seniority of the role: ${EXPERIENCE_LEVELS.join(', ')} (also listed by get_filter_options).`);
 
 const workTypeParam = z
   .enum(WORK_TYPES)
-  .describe(
-    `Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options), in any case; "on site", "wfh" or "in office" are read too.`,
-  );
+  .describe(`Where the work happens: ${WORK_TYPES.join(', ')} (also listed by get_filter_options).`);
 
 const employmentTypeParam = z
   .enum(EMPLOYMENT_TYPES)
-  .describe(
-    `Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options), in any case; "full time" or "contractor" are read too.`,
-  );
+  .describe(`Kind of contract: ${EMPLOYMENT_TYPES.join(', ')} (also listed by get_filter_options).`);
 
 const companySizeParam = z
   .enum(COMPANY_SIZE_BANDS)
@@ -238,21 +232,17 @@ export const searchSignalsInput = z.strictObject({
     .max(SIGNAL_COUNTRIES.length, { error: `can hold at most ${SIGNAL_COUNTRIES.length} countries` })
     .optional()
     .describe(
-      `ISO country codes of the news: any of ${SIGNAL_COUNTRIES.join(', ')} (names in get_filter_options signal_countries). A country's name or common alias ("UK", "Germany") or a group ("DACH") is read as its codes.`,
+      `ISO country codes of the news: any of ${SIGNAL_COUNTRIES.join(', ')} (names in get_filter_options signal_countries).`,
     ),
   categories: z
     .array(z.enum(SIGNAL_CATEGORIES))
     .max(SIGNAL_CATEGORIES.length, { error: `can hold at most ${SIGNAL_CATEGORIES.length} categories` })
     .optional()
-    .describe(
-      `Kinds of news, any of: ${SIGNAL_CATEGORIES.join(', ')}; in any case, and common words such as "layoffs", "M&A" or "funding round" are read too.`,
-    ),
+    .describe(`Kinds of news, any of: ${SIGNAL_CATEGORIES.join(', ')}.`),
   polarity: z
     .enum(SIGNAL_POLARITIES)
     .optional()
-    .describe(
-      `Whether the news is good or bad for hiring: ${SIGNAL_POLARITIES.join(', ')} (also "good" or "bad").`,
-    ),
+    .describe(`Whether the news is good or bad for hiring: ${SIGNAL_POLARITIES.join(', ')}.`),
   company_id: companyIdParam
     .optional()
     .describe('Only signals of this company (id as returned by search_companies).'),
