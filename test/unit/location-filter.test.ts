@@ -103,20 +103,16 @@ describe('reading a location', () => {
     }
   });
 
-  it('reads the areas recruiters name within a country as their cities', () => {
-    for (const [typed, city] of [
-      ['Midlands', 'Birmingham'],
-      ['Thames Valley', 'Reading'],
-      ['Randstad', 'Rotterdam'],
-      ['Rhine-Main', 'Wiesbaden'],
-      ['Ruhr area', 'Dortmund'],
-      ['North of England', 'Leeds'],
-    ] as const) {
-      const keys = readLocation(typed, true)?.keys ?? [];
-      expect(keys.length, typed).toBeGreaterThan(0);
-      const place = resolvePlace(city);
-      expect(keys, typed).toContain(place && placeKey(place));
-    }
+  it.each([
+    ['Midlands', 'Birmingham'],
+    ['Thames Valley', 'Reading'],
+    ['Randstad', 'Rotterdam'],
+    ['Rhine-Main', 'Wiesbaden'],
+    ['Ruhr area', 'Dortmund'],
+    ['North of England', 'Leeds'],
+  ])('reads the area %s as its cities, %s among them', (typed, city) => {
+    const place = resolvePlace(city);
+    expect(readLocation(typed, true)?.keys).toContain(place && placeKey(place));
   });
 
   it('reads a misspelt place as the closest one only when asked, and says so', () => {
