@@ -79,6 +79,7 @@ describe('reading a location', () => {
       });
     }
     expect(readLocation('Greater Munich Metropolitan Area', true)?.keys).toEqual(['city:2867714']);
+    expect(readLocation('Munich Metropolitan Region', true)?.keys).toEqual(['city:2867714']);
     // A group of countries is a region of the file, not the closest spelling of a far-away province.
     expect(readLocation('Balkans', true)?.says).toBe('the countries of the Balkans');
     // A place the gazetteer knows by a name with "Greater" is read by that name, with no note.
