@@ -39,7 +39,8 @@ type PlaceOnly = Omit<LocationReading, 'workTypes'>;
 const MAX_PLACES_NAMED = 5;
 /** Words around a place's name that say "thereabouts": "near Munich", "London area", "Greater Munich". */
 const VICINITY_BEFORE = /^(?:near|around|close to|nearby|greater) /i;
-const VICINITY_AFTER = / (?:area|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)$/i;
+const VICINITY_AFTER =
+  / (?:area|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)$/i;
 
 /** One place, or several named together; undefined when a part names none. */
 function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
