@@ -226,6 +226,13 @@ export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, SignalCategory> = fixedV
   vocabulary.filter_values.signal_category,
 );
 
+/** Other names of the signal polarities ("good news" → positive). */
+export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, SignalPolarity> = fixedValueNames(
+  'filter_values.signal_polarity',
+  SIGNAL_POLARITIES,
+  vocabulary.filter_values.signal_polarity,
+);
+
 /** The legal forms a typed company name may end with, by `fixedValueKey` ("sa" for "S.A."). */
 const LEGAL_FORMS: ReadonlySet<string> = (() => {
   const forms = new Set<string>();
@@ -256,10 +263,3 @@ export function legalFormAtEnd(name: string): { rest: string; form: string } | u
   }
   return undefined;
 }
-
-/** Other names of the signal polarities ("good news" → positive). */
-export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, SignalPolarity> = fixedValueNames(
-  'filter_values.signal_polarity',
-  SIGNAL_POLARITIES,
-  vocabulary.filter_values.signal_polarity,
-);

@@ -57,16 +57,15 @@ export function fallbackSearch(
   const suggest = Object.assign({}, ...readings.map((reading) => reading.suggest));
   const withSuggest = (body: SearchBody) => (Object.keys(suggest).length > 0 ? { ...body, suggest } : body);
   const body = withSuggest(bodyOf(filter));
+  // Every reading has at least two choices (the filter as first read among them), all counted.
   const choices = readings.flatMap((reading) => reading.choices);
-  if (choices.length > 1) {
-    body.aggs = {
-      ...body.aggs,
-      [CHOICES]: {
-        filters: { filters: Object.fromEntries(choices.map((choice) => [choice.name, choice.clause])) },
-      },
-    };
-    if (body.filter_path) body.filter_path = [...[body.filter_path].flat(), `aggregations.${CHOICES}`];
-  }
+  body.aggs = {
+    ...body.aggs,
+    [CHOICES]: {
+      filters: { filters: Object.fromEntries(choices.map((choice) => [choice.name, choice.clause])) },
+    },
+  };
+  if (body.filter_path) body.filter_path = [...[body.filter_path].flat(), `aggregations.${CHOICES}`];
   return {
     body,
     readings: [...readings],

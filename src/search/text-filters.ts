@@ -312,7 +312,7 @@ function industryPartChoices(industry: string, wholeKeys: readonly string[]): Ch
 
 /**
  * `name` / `company_name`: part of the company name, as a `wildcard` `*part*` on the folded
- * `nameKeyField`; `*`, `?` and `\\` typed by the user are literal. Its second reading is the same
+ * `nameKeyField`; `*`, `?` and `\` typed by the user are literal. Its second reading is the same
  * without a legal form it ends with ("Everstream Ltd"), else the words (without it) fuzzily, with
  * core fuzziness, in the standard-analysed `nameField`.
  */
@@ -408,8 +408,8 @@ export function keptChoices(choices: readonly Choice[], answer: SecondAnswer): C
 }
 
 /**
- * The notes of a second reading that found something: per filter, the typo note, or for a title
- * one per choice kept.
+ * The notes of a second reading that found something: per filter, one per choice kept (none for
+ * the filter as first read, the typo note for close spellings).
  */
 export function secondReadingNotes(readings: readonly SecondReading[], answer: SecondAnswer): string[] {
   return readings.flatMap((reading) =>
