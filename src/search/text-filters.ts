@@ -45,6 +45,8 @@ export interface Choice {
   /** The choice with the words made fuzzy, whose note the term suggesters word; else `note`. */
   typo?: true;
   note?: string;
+  /** A part of the typed `whole` read on its own; the kept parts of one whole share one note. */
+  part?: { whole: string; typed: string; names?: readonly string[] };
 }
 
 /**
@@ -212,8 +214,7 @@ function readKeys(
 function fuzzyKeys(
   field: string,
   reading: KeyedReading,
-  subject: TypoSubject,
-  typed: string,
+  typed: Pick<SecondReading, 'subject' | 'typed'>,
 ): SecondReading | undefined {
   const fuzzable = reading.asTyped.filter(({ key }) => key.length >= FUZZABLE_LENGTH);
   if (fuzzable.length === 0) return undefined;
@@ -228,8 +229,7 @@ function fuzzyKeys(
   ];
   return {
     clause: anyOf(choices.map((choice) => choice.clause)),
-    subject,
-    typed,
+    ...typed,
     suggest: Object.fromEntries(
       fuzzable.map(({ key }, index) => [`typo_${field}_${index}`, suggester(field, key)]),
     ),
@@ -258,7 +258,13 @@ export function readSkills(skills: readonly string[]): TextReading {
   if (reading.expanded.length > 0) {
     result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${listInWords(reading.expanded, 'and')}.`;
   }
-  const second = fuzzyKeys('skills_key', reading, 'skill', skills.join(', '));
+  const typed = { subject: 'skill', typed: skills.join(', ') } as const;
+  const second = withParts(
+    asReadChoice('skills_key', result.clause),
+    fuzzyKeys('skills_key', reading, typed),
+    skillRunChoices(skills, reading.keys),
+    typed,
+  );
   if (second) result.second = second;
   return result;
 }
@@ -272,21 +278,36 @@ export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES, industryForms);
   const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
   if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
-  const fuzzy = fuzzyKeys('industry_key', reading, 'industry', industry);
-  const parts = industryPartChoices(industry, reading.keys);
-  if (parts.length === 0) {
-    if (fuzzy) result.second = fuzzy;
-    return result;
-  }
-  const choices = [...(fuzzy?.choices ?? [asReadChoice('industry_key', result.clause)]), ...parts];
-  result.second = {
+  const typed = { subject: 'industry', typed: industry } as const;
+  const second = withParts(
+    asReadChoice('industry_key', result.clause),
+    fuzzyKeys('industry_key', reading, typed),
+    industryPartChoices(industry, reading.keys),
+    typed,
+  );
+  if (second) result.second = second;
+  return result;
+}
+
+/**
+ * A second reading whose choices are the fuzzy reading's (or, without one, the filter as read) and
+ * `parts`, each part of what was typed read on its own; the fuzzy reading alone without parts.
+ */
+function withParts(
+  asRead: Choice,
+  fuzzy: SecondReading | undefined,
+  parts: readonly Choice[],
+  typed: Pick<SecondReading, 'subject' | 'typed'>,
+): SecondReading | undefined {
+  if (parts.length === 0) return fuzzy;
+  const choices = [...(fuzzy?.choices ?? [asRead]), ...parts];
+  return {
     clause: anyOf(choices.map((choice) => choice.clause)),
-    subject: 'industry',
-    typed: industry,
+    ...typed,
     suggest: fuzzy?.suggest ?? {},
+    ...(fuzzy?.shown ? { shown: fuzzy.shown } : {}),
     choices,
   };
-  return result;
 }
 
 /** Each part of an industry joined by "and" or "&" that reads as other keys than the whole, as a choice. */
@@ -298,16 +319,53 @@ function industryPartChoices(industry: string, wholeKeys: readonly string[]): Ch
   return parts.slice(0, MAX_NAME_PARTS).flatMap((part, index): Choice[] => {
     const read = keysOf(part, INDUSTRY_ALIASES);
     if (read.keys.length === 0 || read.keys.every((key) => wholeKeys.includes(key))) return [];
-    const as = read.names ? `was read as ${listInWords(read.names, 'or')}` : 'was read on its own';
     return [
       {
         name: `industry_part_${index}`,
         tier: 0,
         clause: valuesClause('industry_key', read.keys),
-        note: `No role is in the industry "${industry}", so "${part}" ${as}.`,
+        part: { whole: industry, typed: part, ...(read.names ? { names: read.names } : {}) },
       },
     ];
   });
+}
+
+/** Words of one typed skill whose runs are read on their own: "jenkins pipelines", "docker compose". */
+const MAX_SKILL_WORDS = 5;
+/** Runs of words read on their own, over all typed skills: each is a bucket of the second request. */
+const MAX_SKILL_RUNS = 24;
+
+/**
+ * The second reading of typed skills of several words: each shorter run of their words that reads
+ * as a skill ("docker" of "docker compose", "rest api" of "rest api design"), longer runs preferred
+ * (a lower tier), then earlier ones, as a tool is named before the part of it meant ("graphql
+ * api"). Not of another name of a skill ("nest js"); no single letters, and no runs that start or
+ * end with a word saying how a skill is known.
+ */
+function skillRunChoices(skills: readonly string[], firstKeys: readonly string[]): Choice[] {
+  const choices: Choice[] = [];
+  const seen = new Set(firstKeys);
+  for (const typed of skills) {
+    const words = typed.trim().split(/[\s_-]+/);
+    if (words.length < 2 || words.length > MAX_SKILL_WORDS || SKILL_ALIASES.has(matchKey(typed))) continue;
+    for (let length = words.length - 1; length >= 1; length -= 1) {
+      for (let start = 0; start + length <= words.length; start += 1) {
+        const run = words.slice(start, start + length).join(' ');
+        const read = keysOf(run, SKILL_ALIASES);
+        const fresh = read.keys.filter((key) => !seen.has(key));
+        const aboutKnowing = withoutNoise(run, SKILL_NOISE_WORDS) !== run;
+        if (fresh.length === 0 || matchKey(run).length < 2 || aboutKnowing) continue;
+        for (const key of fresh) seen.add(key);
+        choices.push({
+          name: `skill_run_${choices.length}`,
+          tier: 2 + (words.length - 1 - length) * MAX_SKILL_WORDS + start,
+          clause: valuesClause('skills_key', read.keys),
+          part: { whole: typed.trim(), typed: run, ...(read.names ? { names: read.names } : {}) },
+        });
+      }
+    }
+  }
+  return choices.slice(0, MAX_SKILL_RUNS);
 }
 
 /**
@@ -409,12 +467,42 @@ export function keptChoices(choices: readonly Choice[], answer: SecondAnswer): C
 
 /**
  * The notes of a second reading that found something: per filter, one per choice kept (none for
- * the filter as first read, the typo note for close spellings).
+ * the filter as first read, the typo note for close spellings), the kept parts of one typed name
+ * in one.
  */
 export function secondReadingNotes(readings: readonly SecondReading[], answer: SecondAnswer): string[] {
-  return readings.flatMap((reading) =>
-    keptChoices(reading.choices, answer).flatMap((choice) =>
-      choice.typo ? [typoNote(reading, answer.suggest)] : choice.note ? [choice.note] : [],
-    ),
+  return readings.flatMap((reading) => {
+    const kept = keptChoices(reading.choices, answer);
+    const wholes = [...new Set(kept.flatMap((choice) => (choice.part ? [choice.part.whole] : [])))];
+    return [
+      ...kept.flatMap((choice) =>
+        choice.typo ? [typoNote(reading, answer.suggest)] : choice.note ? [choice.note] : [],
+      ),
+      ...wholes.map((whole) =>
+        partsNote(
+          reading.subject,
+          whole,
+          kept.flatMap((choice) => (choice.part?.whole === whole ? [choice.part] : [])),
+        ),
+      ),
+    ];
+  });
+}
+
+/**
+ * One note for the parts of `whole` kept: `No role is in the industry "banking & finance", so
+ * "banking" was read on its own and "finance" was read as Fintech, Banking or Insurance.`
+ */
+function partsNote(
+  subject: TypoSubject,
+  whole: string,
+  parts: ReadonlyArray<NonNullable<Choice['part']>>,
+): string {
+  const alone = parts.filter((part) => part.names === undefined).map((part) => `"${part.typed}"`);
+  const readAs = parts.flatMap((part) =>
+    part.names ? [`"${part.typed}" was read as ${listInWords(part.names, 'or')}`] : [],
   );
+  const aloneVerb = alone.length > 1 ? 'were read on their own' : 'was read on its own';
+  const clauses = [...(alone.length === 0 ? [] : [`${listInWords(alone, 'and')} ${aloneVerb}`]), ...readAs];
+  return `${TYPO_WORDING[subject]} "${whole}", so ${listInWords(clauses, 'and')}.`;
 }

@@ -183,14 +183,25 @@ describe('relevance over the seeded data', () => {
     expect(both.notes.join(' ')).not.toMatch(/No role title/);
   });
 
-  it('reads an industry joined by "and" that is no industry as each part, with a note per part', async () => {
+  it('reads an industry joined by "and" that is no industry as each part, in one note', async () => {
     const meant = open.filter((lead) => ['Banking', 'Fintech', 'Insurance'].includes(lead.industry ?? ''));
     const leads = await callOk(client, 'search_leads', { industry: 'banking and finance' });
     expect(leads.total).toBe(meant.length);
     expect(leads.notes).toEqual([
-      'No role is in the industry "banking and finance", so "banking" was read on its own.',
-      'No role is in the industry "banking and finance", so "finance" was read as Fintech, Banking or Insurance.',
+      'No role is in the industry "banking and finance", so "banking" was read on its own and "finance" was read as Fintech, Banking or Insurance.',
     ]);
+  });
+
+  it('reads a skill of several words that no role lists as the skill its first words name', async () => {
+    const meant = open.filter((lead) => lead.skills.includes('Docker'));
+    expect(meant.length).toBeGreaterThan(0);
+    for (const tool of ['search_leads', 'search_companies'] as const) {
+      const found = await callOk(client, tool, { skills: ['docker compose'] });
+      expect(found.notes).toEqual([
+        'No role lists the skill "docker compose", so "docker" was read on its own.',
+      ]);
+      if (tool === 'search_leads') expect(found.total).toBe(meant.length);
+    }
   });
 
   it('reads a company name typed with a legal form it lacks without the form, with a note', async () => {

@@ -124,7 +124,7 @@ describe('an industry named with words that say it is one', () => {
 describe('an industry joined by "and"', () => {
   it('is read again as each part that reads as something else, then fuzzily', () => {
     const second = readIndustry('banking & finance').second;
-    expect(second?.choices.map((choice) => [choice.name, choice.tier, choice.clause, choice.note])).toEqual([
+    expect(second?.choices.map((choice) => [choice.name, choice.tier, choice.clause, choice.part])).toEqual([
       ['industry_key_as_read', -1, { term: { industry_key: 'bankingfinance' } }, undefined],
       [
         'industry_key_close_spellings',
@@ -136,14 +136,23 @@ describe('an industry joined by "and"', () => {
         'industry_part_0',
         0,
         { term: { industry_key: 'banking' } },
-        'No role is in the industry "banking & finance", so "banking" was read on its own.',
+        { whole: 'banking & finance', typed: 'banking' },
       ],
       [
         'industry_part_1',
         0,
         { terms: { industry_key: ['fintech', 'banking', 'insurance'] } },
-        'No role is in the industry "banking & finance", so "finance" was read as Fintech, Banking or Insurance.',
+        { whole: 'banking & finance', typed: 'finance', names: ['Fintech', 'Banking', 'Insurance'] },
       ],
+    ]);
+    const found = (names: string[]) => ({ found: (name: string) => (names.includes(name) ? 5 : 0) });
+    expect(secondReadingNotes(second ? [second] : [], found(['industry_part_0', 'industry_part_1']))).toEqual(
+      [
+        'No role is in the industry "banking & finance", so "banking" was read on its own and "finance" was read as Fintech, Banking or Insurance.',
+      ],
+    );
+    expect(secondReadingNotes(second ? [second] : [], found(['industry_part_0']))).toEqual([
+      'No role is in the industry "banking & finance", so "banking" was read on its own.',
     ]);
   });
 
@@ -154,6 +163,51 @@ describe('an industry joined by "and"', () => {
         'industry_key_close_spellings',
       ]);
     }
+  });
+});
+
+describe('a skill of several words', () => {
+  const runs = (skills: string[]) =>
+    readSkills(skills)
+      .second?.choices.filter((choice) => choice.part)
+      .map((choice) => [choice.tier, choice.clause, choice.part?.typed]);
+
+  it('is read again as each shorter run of its words, longer runs first, then earlier ones', () => {
+    expect(runs(['rest api design'])).toEqual([
+      [2, { term: { skills_key: 'restapi' } }, 'rest api'],
+      [3, { term: { skills_key: 'apidesign' } }, 'api design'],
+      // "rest" reads as REST APIs, already counted as "rest api".
+      [8, { term: { skills_key: 'api' } }, 'api'],
+      [9, { term: { skills_key: 'design' } }, 'design'],
+    ]);
+    expect(runs(['docker-compose'])).toEqual([
+      [2, { term: { skills_key: 'docker' } }, 'docker'],
+      [3, { term: { skills_key: 'compose' } }, 'compose'],
+    ]);
+  });
+
+  it('reads a run by its other names, and never as a single letter or a word about knowing it', () => {
+    expect(runs(['c compiler'])).toEqual([[3, { term: { skills_key: 'compiler' } }, 'compiler']]);
+    expect(runs(['kube operators'])).toEqual([
+      [2, { term: { skills_key: 'kubernetes' } }, 'kube'],
+      [3, { term: { skills_key: 'operator' } }, 'operators'],
+    ]);
+    expect(runs(['experience with jenkins', 'nest js'])).toEqual([]);
+  });
+
+  it('is bounded: words of one skill and runs over all skills', () => {
+    expect(runs(['a b c d e f g'])).toEqual([]);
+    const many = Array.from({ length: 10 }, (_, index) => `tool${index} plugin${index} setup${index}`);
+    expect(runs(many)).toHaveLength(24);
+  });
+
+  it('says for each skill which run was read', () => {
+    const second = readSkills(['jenkins pipelines', 'graphql api']).second;
+    const found = { found: (name: string) => (name.startsWith('skill_run') ? 7 : 0) };
+    expect(secondReadingNotes(second ? [second] : [], found)).toEqual([
+      'No role lists the skill "jenkins pipelines", so "jenkins" was read on its own.',
+      'No role lists the skill "graphql api", so "graphql" was read on its own.',
+    ]);
   });
 });
 
