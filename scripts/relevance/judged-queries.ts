@@ -379,4 +379,19 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Industries named with words that say they are one.
   industry('synonym', 'fintech companies', ['Fintech']),
   industry('synonym', 'the gaming industry', ['Gaming']),
+
+  // Added in the fifth round. Skills named with the tool or part of them people mean (read as the
+  // skill their words name, second reading).
+  skills('synonym', ['docker compose'], ['Docker']),
+  skills('synonym', ['jenkins pipelines'], ['Jenkins']),
+  skills('synonym', ['graphql api'], ['GraphQL']),
+  skills('synonym', ['rest api design'], ['REST APIs']),
+  skills('synonym', ['microservice architecture'], ['Microservices']),
+  skills('synonym', ['spring framework'], ['Spring Boot']),
+  skills('synonym', ['azure data factory'], ['Azure']),
+  // Frameworks and kinds of work the data names by what they are built on.
+  skills('skill alias', ['nestjs'], ['Node.js']),
+  skills('skill alias', ['RAG'], ['LLMs', 'LangChain', 'Vector Databases']),
+  skills('skill alias', ['nosql'], ['MongoDB', 'Redis']),
+  title('synonym', 'engineering lead', /Technical Lead/i),
 ];
