@@ -111,6 +111,10 @@ describe('reading a location', () => {
     ['Rhine-Main', 'Wiesbaden'],
     ['Ruhr area', 'Dortmund'],
     ['North of England', 'Leeds'],
+    ['South East England', 'Brighton'],
+    ['the South West of England', 'Bristol'],
+    ['Yorkshire', 'Sheffield'],
+    ['East Anglia', 'Norwich'],
   ])('reads the area %s as its cities, %s among them', (typed, city) => {
     const place = resolvePlace(city);
     expect(readLocation(typed, true)?.keys).toContain(place && placeKey(place));
