@@ -1,4 +1,5 @@
 import {
+  COMPANY_SIZE_BANDS,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
   SIGNAL_CATEGORIES,
@@ -9,6 +10,7 @@ import {
 import { resolvePlace } from './gazetteer.js';
 import { regionNamed, workArrangementIn } from './regions.js';
 import {
+  COMPANY_SIZE_NAMES,
   EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_NAMES,
   fixedValueKey,
@@ -46,6 +48,7 @@ function otherNamesOf(
   };
   if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
   if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
+  if (sameList(allowed, COMPANY_SIZE_BANDS)) return named(COMPANY_SIZE_NAMES);
   if (sameList(allowed, SIGNAL_CATEGORIES)) return named(SIGNAL_CATEGORY_NAMES);
   if (sameList(allowed, SIGNAL_POLARITIES)) return named(SIGNAL_POLARITY_NAMES);
   if (sameList(allowed, WORK_TYPES)) {

@@ -1,5 +1,7 @@
 import { analyse, matchKey } from '../domain/analysis.js';
 import {
+  COMPANY_SIZE_BANDS,
+  type CompanySizeBand,
   EMPLOYMENT_TYPES,
   type EmploymentType,
   EXPERIENCE_LEVELS,
@@ -217,6 +219,13 @@ export const EMPLOYMENT_TYPE_NAMES: ReadonlyMap<string, EmploymentType> = fixedV
   'filter_values.employment_type',
   EMPLOYMENT_TYPES,
   vocabulary.filter_values.employment_type,
+);
+
+/** Other names of the company size bands ("mid-size" → medium). */
+export const COMPANY_SIZE_NAMES: ReadonlyMap<string, CompanySizeBand> = fixedValueNames(
+  'filter_values.company_size',
+  COMPANY_SIZE_BANDS,
+  vocabulary.filter_values.company_size,
 );
 
 /** Other names of the signal categories ("redundancies" → layoff). */

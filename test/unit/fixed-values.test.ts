@@ -30,6 +30,10 @@ describe('fixedValuesMeant', () => {
     [INSIGHT_GROUP_BY, 'Skills', ['skill']],
     [INSIGHT_GROUP_BY, 'countries', ['country']],
     [INSIGHT_GROUP_BY, 'posted-week', ['posted_week']],
+    [COMPANY_SIZE_BANDS, 'scale-up', ['scale_up']],
+    [COMPANY_SIZE_BANDS, 'Mid-size', ['medium']],
+    [COMPANY_SIZE_BANDS, 'large', ['enterprise']],
+    [COMPANY_SIZE_BANDS, 'SMEs', ['small']],
     [SIGNAL_CATEGORIES, 'Layoffs', ['layoff']],
     [SIGNAL_CATEGORIES, 'redundancies', ['layoff']],
     [SIGNAL_CATEGORIES, 'M&A', ['acquisition']],
@@ -57,6 +61,7 @@ describe('fixedValuesMeant', () => {
     [SIGNAL_COUNTRIES, 'Bavaria', 'a region is not a country'],
     [INSIGHT_GROUP_BY, 'region', 'no dimension'],
     [SIGNAL_CATEGORIES, 'hiring', 'no category'],
+    [COMPANY_SIZE_BANDS, '51-200', 'a head count falls in overlapping bands'],
   ] as Array<[readonly string[], string, string]>)('reads %j "%s" as nothing: %s', (allowed, typed) => {
     expect(fixedValuesMeant(allowed, typed)).toBeUndefined();
   });
