@@ -44,6 +44,7 @@ export const INSIGHT_GROUP_BY = [
 export const INSIGHT_BREAKDOWN_BY = ['experience_level', 'work_type', 'employment_type', 'country'] as const;
 export const INSIGHT_METRICS = ['count', 'salary'] as const;
 export type InsightGroupBy = (typeof INSIGHT_GROUP_BY)[number];
+export type InsightMetric = (typeof INSIGHT_METRICS)[number];
 export type InsightBreakdownBy = (typeof INSIGHT_BREAKDOWN_BY)[number];
 
 export const COMPANY_SIZE_BAND_LABELS: Record<CompanySizeBand, string> = {

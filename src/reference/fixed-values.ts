@@ -2,6 +2,8 @@ import {
   COMPANY_SIZE_BANDS,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
+  INSIGHT_GROUP_BY,
+  INSIGHT_METRICS,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   SIGNAL_POLARITIES,
@@ -14,6 +16,8 @@ import {
   EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_NAMES,
   fixedValueKey,
+  INSIGHT_DIMENSION_NAMES,
+  INSIGHT_METRIC_NAMES,
   SIGNAL_CATEGORY_NAMES,
   SIGNAL_POLARITY_NAMES,
 } from './vocabulary.js';
@@ -49,6 +53,10 @@ function otherNamesOf(
   if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
   if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
   if (sameList(allowed, COMPANY_SIZE_BANDS)) return named(COMPANY_SIZE_NAMES);
+  if (sameList(allowed, INSIGHT_METRICS)) return named(INSIGHT_METRIC_NAMES);
+  // breakdown_by's list is part of group_by's: a dimension it lacks is then refused as meaning nothing.
+  if (allowed.every((value) => INSIGHT_GROUP_BY.some((dimension) => dimension === value)))
+    return named(INSIGHT_DIMENSION_NAMES);
   if (sameList(allowed, SIGNAL_CATEGORIES)) return named(SIGNAL_CATEGORY_NAMES);
   if (sameList(allowed, SIGNAL_POLARITIES)) return named(SIGNAL_POLARITY_NAMES);
   if (sameList(allowed, WORK_TYPES)) {

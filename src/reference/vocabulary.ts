@@ -6,6 +6,10 @@ import {
   type EmploymentType,
   EXPERIENCE_LEVELS,
   type ExperienceLevel,
+  INSIGHT_GROUP_BY,
+  INSIGHT_METRICS,
+  type InsightGroupBy,
+  type InsightMetric,
   SIGNAL_CATEGORIES,
   SIGNAL_POLARITIES,
   type SignalCategory,
@@ -226,6 +230,20 @@ export const COMPANY_SIZE_NAMES: ReadonlyMap<string, CompanySizeBand> = fixedVal
   'filter_values.company_size',
   COMPANY_SIZE_BANDS,
   vocabulary.filter_values.company_size,
+);
+
+/** Other names of the market insight dimensions ("seniority" → experience_level), for breakdown_by too. */
+export const INSIGHT_DIMENSION_NAMES: ReadonlyMap<string, InsightGroupBy> = fixedValueNames(
+  'filter_values.insight_group_by',
+  INSIGHT_GROUP_BY,
+  vocabulary.filter_values.insight_group_by,
+);
+
+/** Other names of the market insight metrics ("median salary" → salary). */
+export const INSIGHT_METRIC_NAMES: ReadonlyMap<string, InsightMetric> = fixedValueNames(
+  'filter_values.insight_metric',
+  INSIGHT_METRICS,
+  vocabulary.filter_values.insight_metric,
 );
 
 /** Other names of the signal categories ("redundancies" → layoff). */

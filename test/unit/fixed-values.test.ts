@@ -3,7 +3,9 @@ import {
   COMPANY_SIZE_BANDS,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
+  INSIGHT_BREAKDOWN_BY,
   INSIGHT_GROUP_BY,
+  INSIGHT_METRICS,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   SIGNAL_POLARITIES,
@@ -34,6 +36,11 @@ describe('fixedValuesMeant', () => {
     [COMPANY_SIZE_BANDS, 'Mid-size', ['medium']],
     [COMPANY_SIZE_BANDS, 'large', ['enterprise']],
     [COMPANY_SIZE_BANDS, 'SMEs', ['small']],
+    [INSIGHT_METRICS, 'median_salary', ['salary']],
+    [INSIGHT_METRICS, 'jobs', ['count']],
+    [INSIGHT_GROUP_BY, 'seniority', ['experience_level']],
+    [INSIGHT_GROUP_BY, 'sector', ['industry']],
+    [INSIGHT_BREAKDOWN_BY, 'seniority', ['experience_level']],
     [SIGNAL_CATEGORIES, 'Layoffs', ['layoff']],
     [SIGNAL_CATEGORIES, 'redundancies', ['layoff']],
     [SIGNAL_CATEGORIES, 'M&A', ['acquisition']],
@@ -62,6 +69,8 @@ describe('fixedValuesMeant', () => {
     [INSIGHT_GROUP_BY, 'region', 'no dimension'],
     [SIGNAL_CATEGORIES, 'hiring', 'no category'],
     [COMPANY_SIZE_BANDS, '51-200', 'a head count falls in overlapping bands'],
+    [INSIGHT_BREAKDOWN_BY, 'sector', 'a dimension breakdown_by does not have'],
+    [INSIGHT_METRICS, 'number of jobs', 'no other name of a metric'],
   ] as Array<[readonly string[], string, string]>)('reads %j "%s" as nothing: %s', (allowed, typed) => {
     expect(fixedValuesMeant(allowed, typed)).toBeUndefined();
   });
