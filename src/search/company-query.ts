@@ -251,7 +251,7 @@ function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses 
   // A leading-wildcard pattern walks the term dictionary of one field of company names: fine for
   // ~100,000 distinct names.
   if (args.name !== undefined)
-    addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'));
+    addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'), 'name');
   return clauses;
 }
 

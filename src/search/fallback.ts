@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchBody } from './es.js';
+import { type LeftOutCount, leftOutNote } from './left-out.js';
 import {
   anyOf,
   keptChoices,
@@ -103,17 +104,28 @@ function answerOf(response: SecondResponse): SecondAnswer {
 /**
  * Runs the first reading and, only when `found` says it found nothing and there is a second
  * reading, the second; `notes` say how the second read the typed words when it found something.
+ * When neither found anything, `leftOut` says what leaving out each argument would find.
  */
 export async function searchWithFallback<Response, Body = SearchBody>(
-  search: { body: Body; fallback?: FallbackSearch<Body> | undefined },
+  search: {
+    body: Body;
+    fallback?: FallbackSearch<Body> | undefined;
+    leftOut?: LeftOutCount<Body> | undefined;
+  },
   run: (body: Body) => Promise<Response>,
   found: (response: Response) => boolean,
 ): Promise<{ response: Response; notes: string[] }> {
+  const nothingFound = async (response: Response) => {
+    if (!search.leftOut) return { response, notes: [] };
+    const counted = (await run(search.leftOut.body)) as SecondResponse;
+    return { response, notes: [leftOutNote(counted, search.leftOut.noun)] };
+  };
   const first = await run(search.body);
   const fallback = search.fallback;
-  if (!fallback || found(first)) return { response: first, notes: [] };
+  if (found(first)) return { response: first, notes: [] };
+  if (!fallback) return nothingFound(first);
   const second = await run(fallback.body);
-  if (!found(second)) return { response: second, notes: [] };
+  if (!found(second)) return nothingFound(second);
   const answer = answerOf(second as SecondResponse);
   const notes = [...new Set(secondReadingNotes(fallback.readings, answer))];
   const replaced = narrowed(fallback.readings, answer);

@@ -54,6 +54,8 @@ const TEXT_FILTERS = {
     'The fixed lists above (experience_level, work_type, employment_type, company_size, currencies, signal categories, polarities and countries, group_by, breakdown_by, metric) take their values exactly as listed. A value written another way is invalid_argument on its field, and the message names the value meant when there is one: "remote" is "Remote", "sr" "Senior", "contractor" "Contract", "layoffs" "layoff", "UK" "GB", "DACH" "DE", "AT" and "CH".',
   misspellings:
     'Only when nothing matches as typed, title, skills, industry and company names are read with close spellings (one or two letters off), a skill of several words also as the skill its words name ("docker compose": Docker), and a title also with a word no title has as a skill ("javascript developer": developer roles listing JavaScript), with the place or work arrangement of a job-board title as filters ("Data Engineer - London", "(Remote)"), and without "software" beside a specialty that implies it ("backend software engineer"); notes then say what was read. Notes also say when an abbreviation, synonym or other name was expanded.',
+  nothing_found:
+    'When a search_leads, get_market_insights or search_signals call with two filters or more finds nothing however it is read, notes say what leaving out each filter would find ("leaving out experience_level finds 193"), so that you can tell the user which filters exclude each other rather than that the market is empty.',
 };
 
 /** The `get_filter_options` result: the fixed lists exactly as the filters accept them, plus industries from the data. */

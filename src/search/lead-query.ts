@@ -1,11 +1,11 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { daysBefore, isoDate } from '../domain/calendar.js';
-import type { Currency } from '../domain/enums.js';
 import { InvalidArgument } from '../errors.js';
 import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
+import { type LeftOutCount, leftOutCount, type ReadClauses } from './left-out.js';
 import { cityOf, locationClauses, readLocation } from './location-filter.js';
 import { readIndustry, readSkills, type SecondReading, type TextReading } from './text-filters.js';
 import { readTitle } from './title-reading.js';
@@ -27,6 +27,12 @@ export interface FilterClauses {
    * again (words taken as typed made fuzzy, a title's other readings), and those readings.
    */
   second: { filter: Query[]; readings: SecondReading[] };
+  /**
+   * The clauses of each argument given, as first and as second read, by its name as the caller
+   * sent it: what leaving one out finds is counted from them when nothing is found
+   * (src/search/left-out.ts).
+   */
+  byArgument: Map<string, ReadClauses>;
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
@@ -75,15 +81,25 @@ function placeClauses(
   return { filter: [geo, ...locationClauses({ ...reading, keys: [] })], notes, unknownPlace: false };
 }
 
-/** Adds a clause to both readings. */
-export function addClause(clauses: FilterClauses, clause: Query, second: Query = clause): void {
+/** Adds a clause to both readings, under the `argument` it filters by unless it is always there. */
+export function addClause(
+  clauses: FilterClauses,
+  clause: Query,
+  { argument, second = clause }: { argument?: string; second?: Query } = {},
+): void {
   clauses.filter.push(clause);
   clauses.second.filter.push(second);
+  if (argument === undefined) return;
+  const read = clauses.byArgument.get(argument) ?? { first: [], second: [] };
+  clauses.byArgument.set(argument, { first: [...read.first, clause], second: [...read.second, second] });
 }
 
 /** Adds a text filter: its clause, its second reading and its note. */
-export function addReading(clauses: FilterClauses, reading: TextReading): void {
-  addClause(clauses, reading.clause, reading.second?.clause);
+export function addReading(clauses: FilterClauses, reading: TextReading, argument: string): void {
+  addClause(clauses, reading.clause, {
+    argument,
+    ...(reading.second ? { second: reading.second.clause } : {}),
+  });
   if (reading.note) clauses.notes.push(reading.note);
   if (reading.second) clauses.second.readings.push(reading.second);
 }
@@ -110,24 +126,34 @@ export function buildLeadFilter(
     notes: [],
     unknownPlace: false,
     second: { filter: [OPEN_ROLES], readings: [] },
+    byArgument: new Map(),
   };
+  const by = (name: string) => ({ argument: `${fieldPrefix}${name}` });
   if (filters.location !== undefined) {
     const place = placeClauses(filters.location, filters.radius_km, fieldPrefix);
-    for (const clause of place.filter) addClause(clauses, clause);
+    for (const clause of place.filter) addClause(clauses, clause, by('location'));
     clauses.notes.push(...place.notes);
     clauses.unknownPlace = place.unknownPlace;
   }
-  if (filters.title !== undefined)
-    addReading(clauses, readTitle(filters.title, `${fieldPrefix}${titleField}`));
-  if (filters.skills?.length) addReading(clauses, readSkills(filters.skills));
-  if (filters.experience_level) addClause(clauses, { term: { experience_level: filters.experience_level } });
-  if (filters.work_type) addClause(clauses, { term: { work_type: filters.work_type } });
-  if (filters.employment_type) addClause(clauses, { term: { employment_type: filters.employment_type } });
-  if (filters.industry !== undefined) addReading(clauses, readIndustry(filters.industry));
-  if (filters.company_id) addClause(clauses, { term: { 'company.id': filters.company_id } });
-  if (filters.company_size) addClause(clauses, { term: { 'company.size_band': filters.company_size } });
+  if (filters.title !== undefined) {
+    const argument = `${fieldPrefix}${titleField}`;
+    addReading(clauses, readTitle(filters.title, argument), argument);
+  }
+  if (filters.skills?.length) addReading(clauses, readSkills(filters.skills), by('skills').argument);
+  const term = (field: string, value: string) => ({ term: { [field]: value } });
+  if (filters.experience_level)
+    addClause(clauses, term('experience_level', filters.experience_level), by('experience_level'));
+  if (filters.work_type) addClause(clauses, term('work_type', filters.work_type), by('work_type'));
+  if (filters.employment_type)
+    addClause(clauses, term('employment_type', filters.employment_type), by('employment_type'));
+  if (filters.industry !== undefined)
+    addReading(clauses, readIndustry(filters.industry), by('industry').argument);
+  if (filters.company_id) addClause(clauses, term('company.id', filters.company_id), by('company_id'));
+  if (filters.company_size)
+    addClause(clauses, term('company.size_band', filters.company_size), by('company_size'));
   if (filters.posted_within_days !== undefined) {
-    addClause(clauses, sinceDaysAgoClause('posted_date', filters.posted_within_days, now));
+    const since = sinceDaysAgoClause('posted_date', filters.posted_within_days, now);
+    addClause(clauses, since, by('posted_within_days'));
   }
   if (!filters.include_recruitment_agencies) addClause(clauses, NOT_AN_AGENCY);
   return clauses;
@@ -138,12 +164,16 @@ export function buildLeadFilter(
  * bound and its min is within the upper bound. A role without a salary has neither field,
  * so any bound leaves it out.
  */
-function salaryClauses(bounds: { min?: number | undefined; max?: number | undefined }, currency: Currency) {
-  const prefix = `salary_annual.${currency.toLowerCase()}`;
-  const clauses: Query[] = [];
-  if (bounds.min !== undefined) clauses.push({ range: { [`${prefix}_max`]: { gte: bounds.min } } });
-  if (bounds.max !== undefined) clauses.push({ range: { [`${prefix}_min`]: { lte: bounds.max } } });
-  return clauses;
+function addSalaryClauses(clauses: FilterClauses, args: SearchLeadsArgs): void {
+  const prefix = `salary_annual.${args.salary_currency.toLowerCase()}`;
+  if (args.min_annual_salary !== undefined) {
+    const reaching = { range: { [`${prefix}_max`]: { gte: args.min_annual_salary } } };
+    addClause(clauses, reaching, { argument: 'min_annual_salary' });
+  }
+  if (args.max_annual_salary !== undefined) {
+    const within = { range: { [`${prefix}_min`]: { lte: args.max_annual_salary } } };
+    addClause(clauses, within, { argument: 'max_annual_salary' });
+  }
 }
 
 /** The `_source` fields a lead card is built from (see `LeadCardSource`). */
@@ -172,6 +202,8 @@ export interface LeadSearch {
   unknownPlace: boolean;
   /** Run only when `body` finds nothing (`searchWithFallback`). */
   fallback: FallbackSearch | undefined;
+  /** Run only when neither reading finds anything. */
+  leftOut: LeftOutCount | undefined;
 }
 
 /** One page of `search_leads`: exact total, newest first, continuing after `position`. */
@@ -182,12 +214,9 @@ export function buildLeadSearch(
   now: Date,
 ): LeadSearch {
   const clauses = buildLeadFilter(args, now);
-  const salary = salaryClauses(
-    { min: args.min_annual_salary, max: args.max_annual_salary },
-    args.salary_currency,
-  );
+  addSalaryClauses(clauses, args);
   const bodyOf = (filter: Query[]): SearchBody => ({
-    query: { bool: { filter: [...filter, ...salary] } },
+    query: { bool: { filter } },
     sort: NEWEST_LEADS_FIRST,
     size,
     track_total_hits: true,
@@ -199,5 +228,6 @@ export function buildLeadSearch(
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
     fallback: fallbackSearch(clauses, bodyOf),
+    leftOut: leftOutCount(clauses, 'open role'),
   };
 }

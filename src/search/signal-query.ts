@@ -4,6 +4,7 @@ import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
 import { addClause, addReading, type FilterClauses, sinceDaysAgoClause } from './lead-query.js';
+import { type LeftOutCount, leftOutCount } from './left-out.js';
 import { readCompanyName } from './text-filters.js';
 
 export const NEWEST_SIGNALS_FIRST: estypes.SortCombinations[] = [{ announced_on: 'desc' }, { seq: 'desc' }];
@@ -28,6 +29,8 @@ export interface SignalSearch {
   body: SearchBody;
   /** Run only when `body` finds no signal (`searchWithFallback`): `company_name` read fuzzily. */
   fallback: FallbackSearch | undefined;
+  /** Run only when neither reading finds a signal, on a first page. */
+  leftOut: LeftOutCount | undefined;
 }
 
 /**
@@ -46,17 +49,24 @@ export function buildSignalSearch(
     notes: [],
     unknownPlace: false,
     second: { filter: [], readings: [] },
+    byArgument: new Map(),
   };
-  if (args.countries?.length) addClause(clauses, { terms: { country: args.countries } });
-  if (args.categories?.length) addClause(clauses, { terms: { category: args.categories } });
-  if (args.polarity) addClause(clauses, { term: { polarity: args.polarity } });
-  if (args.company_id) addClause(clauses, { term: { 'company.id': args.company_id } });
+  if (args.countries?.length)
+    addClause(clauses, { terms: { country: args.countries } }, { argument: 'countries' });
+  if (args.categories?.length)
+    addClause(clauses, { terms: { category: args.categories } }, { argument: 'categories' });
+  if (args.polarity) addClause(clauses, { term: { polarity: args.polarity } }, { argument: 'polarity' });
+  if (args.company_id)
+    addClause(clauses, { term: { 'company.id': args.company_id } }, { argument: 'company_id' });
   if (args.company_name !== undefined) {
-    addReading(clauses, readCompanyName(args.company_name, 'company.name_key', 'company.name'));
+    const name = readCompanyName(args.company_name, 'company.name_key', 'company.name');
+    addReading(clauses, name, 'company_name');
   }
-  if (args.company_size) addClause(clauses, { term: { 'company.size_band': args.company_size } });
+  if (args.company_size)
+    addClause(clauses, { term: { 'company.size_band': args.company_size } }, { argument: 'company_size' });
   if (args.announced_within_days !== undefined) {
-    addClause(clauses, sinceDaysAgoClause('announced_on', args.announced_within_days, now));
+    const since = sinceDaysAgoClause('announced_on', args.announced_within_days, now);
+    addClause(clauses, since, { argument: 'announced_within_days' });
   }
   const bodyOf = (filter: Query[]): SearchBody => ({
     query: { bool: { filter } },
@@ -66,7 +76,12 @@ export function buildSignalSearch(
     _source: { includes: SIGNAL_FIELDS },
     ...(position.searchAfter ? { search_after: position.searchAfter } : {}),
   });
-  return { body: bodyOf(clauses.filter), fallback: fallbackSearch(clauses, bodyOf) };
+  return {
+    body: bodyOf(clauses.filter),
+    fallback: fallbackSearch(clauses, bodyOf),
+    // A later page found empty says nothing about the filters: the first one found signals.
+    leftOut: position.searchAfter ? undefined : leftOutCount(clauses, 'signal'),
+  };
 }
 
 interface SignalHits<Source> {

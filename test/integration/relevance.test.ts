@@ -192,6 +192,42 @@ describe('relevance over the seeded data', () => {
     ]);
   });
 
+  it('says what leaving out each filter finds when nothing matches them all', async () => {
+    const values = (pick: (lead: LeadDoc) => string | null) => [
+      ...new Set(open.flatMap((lead) => (pick(lead) === null ? [] : [pick(lead) as string]))),
+    ];
+    const filters = {
+      industry: (lead: LeadDoc) => lead.industry,
+      experience_level: (lead: LeadDoc) => lead.experience_level,
+      work_type: (lead: LeadDoc) => lead.work_type,
+    };
+    const matching = (args: Record<string, string>) =>
+      open.filter((lead) =>
+        Object.entries(args).every(([name, value]) => filters[name as keyof typeof filters](lead) === value),
+      ).length;
+    const triples = values(filters.industry).flatMap((industry) =>
+      values(filters.experience_level).flatMap((experience_level) =>
+        values(filters.work_type).map((work_type) => ({ industry, experience_level, work_type })),
+      ),
+    );
+    const args = triples.find((triple) => matching(triple) === 0) as Record<string, string>;
+    const found = await callOk(client, 'search_leads', args);
+    expect(found.total).toBe(0);
+    const leavingOut = Object.keys(args)
+      .map((name) => ({
+        name,
+        count: matching(Object.fromEntries(Object.entries(args).filter(([other]) => other !== name))),
+      }))
+      .filter(({ count }) => count > 0)
+      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+      .map(({ name, count }, position) => `leaving out ${name}${position === 0 ? ' finds' : ''} ${count}`);
+    expect(found.notes).toEqual([`No open role matches all the filters together; ${leavingOut.join(', ')}.`]);
+    const insights = await callOk(client, 'get_market_insights', { group_by: 'city', filters: args });
+    expect(insights.notes).toContain(
+      `No open role matches all the filters together; ${leavingOut.join(', ').replaceAll('leaving out ', 'leaving out filters.')}.`,
+    );
+  });
+
   it('reads a skill of several words that no role lists as the skill its first words name', async () => {
     const meant = open.filter((lead) => lead.skills.includes('Docker'));
     expect(meant.length).toBeGreaterThan(0);
@@ -277,6 +313,7 @@ describe('relevance over the seeded data', () => {
       'company_name',
       'fixed_values',
       'misspellings',
+      'nothing_found',
     ]);
     expect(options.text_filters.skills).toMatch(/k8s/);
   });

@@ -1,0 +1,86 @@
+import type { Query, SearchBody } from './es.js';
+
+/**
+ * What stands in the way when a search finds nothing (docs/search-semantics.md, "When nothing is
+ * found"): one request counting, for each argument given, what the search finds with all the
+ * others, as first read and as read again. Sent only after the readings found nothing, and only
+ * with two arguments or more: an assistant told `total: 0` alone would take the market for empty.
+ */
+const LEFT_OUT = 'left_out';
+/** Arguments the note names, those finding most first. */
+const NAMED_IN_NOTE = 3;
+
+/** The count of what leaving out each argument finds, and what is counted. */
+export interface LeftOutCount<Body = SearchBody> {
+  body: Body;
+  noun: string;
+}
+
+/** An argument's clauses as its first reading and its second reading have them. */
+export interface ReadClauses {
+  first: readonly Query[];
+  second: readonly Query[];
+}
+
+/** The clauses always there (open roles, no agencies), and those of each argument. */
+export interface ArgumentClauses {
+  filter: Query[];
+  byArgument: ReadonlyMap<string, ReadClauses>;
+}
+
+type Reading = keyof ReadClauses;
+const READINGS: readonly Reading[] = ['first', 'second'];
+
+/** The request counting what leaving out each argument finds, or none with fewer than two. */
+export function leftOutCount(clauses: ArgumentClauses, noun: string): LeftOutCount | undefined {
+  const { byArgument } = clauses;
+  if (byArgument.size < 2) return undefined;
+  const given = new Set([...byArgument.values()].flatMap((read) => read.first));
+  const without = (leftOut: string, reading: Reading) =>
+    [...byArgument].flatMap(([argument, read]) => (argument === leftOut ? [] : read[reading]));
+  const buckets = [...byArgument.keys()].flatMap((argument) =>
+    READINGS.map((reading) => [`${reading}:${argument}`, { bool: { filter: without(argument, reading) } }]),
+  );
+  const body: SearchBody = {
+    size: 0,
+    track_total_hits: false,
+    query: { bool: { filter: clauses.filter.filter((clause) => !given.has(clause)) } },
+    aggs: { [LEFT_OUT]: { filters: { filters: Object.fromEntries(buckets) } } },
+    filter_path: [`aggregations.${LEFT_OUT}`],
+  };
+  return { body, noun };
+}
+
+/**
+ * `No open role matches all the filters together; leaving out work_type finds 114, leaving out
+ * skills 37`, from the response to `leftOutCount`'s request; `noun` names what is searched.
+ */
+export function leftOutNote(response: { aggregations?: Record<string, unknown> }, noun: string): string {
+  const buckets =
+    (response.aggregations?.[LEFT_OUT] as { buckets?: Record<string, { doc_count: number }> } | undefined)
+      ?.buckets ?? {};
+  const given = Object.keys(buckets).flatMap((name) =>
+    name.startsWith('first:') ? [name.slice('first:'.length)] : [],
+  );
+  // As a search without the argument would answer: its first reading when that finds something.
+  const finding = given
+    .map((argument) => ({
+      argument,
+      count: buckets[`first:${argument}`]?.doc_count || (buckets[`second:${argument}`]?.doc_count ?? 0),
+    }))
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count || a.argument.localeCompare(b.argument));
+  const together = `No ${noun} matches all the filters together`;
+  if (finding.length === 0) return `${together}, nor all but any one of them.`;
+  const counts = finding
+    .slice(0, NAMED_IN_NOTE)
+    .map(({ argument, count }, index) =>
+      index === 0 ? `leaving out ${argument} finds ${count}` : `leaving out ${argument} ${count}`,
+    );
+  return `${together}; ${counts.join(', ')}.`;
+}
+
+/** The same count with its request body turned by `map` (a tool's own request shape). */
+export function mapLeftOut<To>(count: LeftOutCount | undefined, map: (body: SearchBody) => To) {
+  return count && { body: map(count.body), noun: count.noun };
+}
