@@ -12,6 +12,7 @@ import {
 import { FX_TABLE } from '../reference/salary.js';
 import type { MarketInsightsArgs } from '../schemas/inputs.js';
 import type { Query } from './es.js';
+import { readLocation } from './location-filter.js';
 
 /**
  * `get_market_insights` on the roll-ups' cells (src/feed/rollups.ts): which view can answer a call
@@ -67,7 +68,10 @@ const FILTER_DIMENSIONS: Partial<Record<keyof MarketInsightsArgs['filters'], Dim
   include_recruitment_agencies: 'agency',
 };
 
-/** The dimensions the filters read, or undefined when one of them is not kept by any view. */
+/**
+ * The dimensions the filters read, or undefined when one of them is not kept by any view. A
+ * location that names a work arrangement ("Remote UK", "remote") reads the work type too.
+ */
 function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] | undefined {
   const dims = new Set<Dimension>(['agency']);
   for (const [name, value] of Object.entries(filters)) {
@@ -76,6 +80,8 @@ function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] |
     if (!dim) return undefined;
     dims.add(dim);
   }
+  if (filters.location !== undefined && readLocation(filters.location, true)?.workTypes.length)
+    dims.add('work_type');
   return [...dims];
 }
 

@@ -303,6 +303,21 @@ describe('get_market_insights and get_filter_options over the seeded data', () =
     expect(byCity.rows.map((row: Json) => row.key).sort()).toEqual(['London', 'Reading']);
   });
 
+  it('counts a location naming a work arrangement as the place and work_type filters', async () => {
+    for (const groupBy of ['city', 'industry', 'country']) {
+      const named = await callOk(client, 'get_market_insights', {
+        group_by: groupBy,
+        filters: { location: 'Remote UK' },
+      });
+      const apart = await callOk(client, 'get_market_insights', {
+        group_by: groupBy,
+        filters: { location: 'UK', work_type: 'Remote' },
+      });
+      expect(named.total).toBeGreaterThan(0);
+      expect([named.total, named.rows]).toEqual([apart.total, apart.rows]);
+    }
+  });
+
   it.each([
     'city',
     'posted_week',

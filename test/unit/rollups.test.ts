@@ -301,6 +301,16 @@ describe('which view answers an insight', () => {
     });
   });
 
+  it('reads the work type of a location that names a work arrangement', () => {
+    for (const location of ['Remote UK', 'remote', 'Berlin (hybrid)']) {
+      expect(views({ group_by: 'city', filters: { location } }), location).toEqual({
+        groups: 'roles',
+        total: 'roles',
+      });
+    }
+    expect(views({ group_by: 'industry', filters: { location: 'Remote UK' } })).toBeUndefined();
+  });
+
   it('groups skills on the view counting a role once per skill, and counts the total on another', () => {
     expect(views({ group_by: 'skill', filters: { location: 'DE' } })).toEqual({
       groups: 'skills',
