@@ -107,7 +107,7 @@ const radiusKmParam = wholeNumberBetween(1, 200).describe(
 );
 
 const locationParam = text(100).describe(
-  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München", "German"); a group of countries or an area ("Europe", "EMEA", "DACH", "Nordics", "Bay Area"); or a work arrangement, alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). Several places may be named together ("London or Manchester", "Germany and Austria"). A misspelt name is read as the closest place and notes say so; an unrecognised place gives no results and a note.',
+  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München", "German"); a group of countries or an area ("Europe", "EMEA", "DACH", "Nordics", "Bay Area"); or a work arrangement, alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). Several places may be named together ("London or Manchester", "Germany and Austria"), and a place "or remote" ("Dublin or remote": roles there, or remote roles anywhere). A misspelt name is read as the closest place and notes say so; an unrecognised place gives no results and a note.',
 );
 
 const industryParam = text(100).describe(

@@ -80,8 +80,8 @@ function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] |
     if (!dim) return undefined;
     dims.add(dim);
   }
-  if (filters.location !== undefined && readLocation(filters.location, true)?.workTypes.length)
-    dims.add('work_type');
+  const location = filters.location === undefined ? undefined : readLocation(filters.location, true);
+  if (location?.workTypes.length || location?.orAnywhere) dims.add('work_type');
   return [...dims];
 }
 

@@ -78,7 +78,7 @@ function placeClauses(
   const geo: Query = {
     geo_distance: { distance: `${radiusKm}km`, 'location.geo': { lat: city.lat, lon: city.lon } },
   };
-  return { filter: [geo, ...locationClauses({ ...reading, keys: [] })], notes, unknownPlace: false };
+  return { filter: locationClauses(reading, geo), notes, unknownPlace: false };
 }
 
 /** Adds a clause to both readings, under the `argument` it filters by unless it is always there. */

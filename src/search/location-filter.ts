@@ -31,6 +31,8 @@ export interface LocationReading {
   says: string;
   /** How the place was read, when not as typed. */
   note?: string;
+  /** Named as an alternative ("Dublin or remote"): roles of these work types anywhere also match. */
+  orAnywhere?: WorkType[];
 }
 
 type PlaceOnly = Omit<LocationReading, 'workTypes'>;
@@ -130,6 +132,26 @@ function qualifiedWithoutComma(text: string): ResolvedPlace | undefined {
  * read without it.
  */
 export function readLocation(text: string, closeSpellings: boolean): LocationReading | undefined {
+  return placeOrAnywhere(text, closeSpellings) ?? placeAndArrangement(text, closeSpellings);
+}
+
+/**
+ * A place with " or " a work arrangement alone ("Dublin or remote", "Berlin, Munich or remote",
+ * "London (hybrid) or remote"): the place as read, or roles of that arrangement anywhere.
+ */
+function placeOrAnywhere(text: string, closeSpellings: boolean): LocationReading | undefined {
+  const pieces = splitAt(text, / or /i).map((piece) => piece.trim());
+  const anywhere = pieces.filter((piece) => workArrangementIn(piece)?.rest === '');
+  const places = pieces.filter((piece) => !anywhere.includes(piece));
+  if (anywhere.length === 0 || places.length === 0) return undefined;
+  const place = placeAndArrangement(places.join(' or '), closeSpellings);
+  if (!place) return undefined;
+  const orAnywhere = [...new Set(anywhere.flatMap((piece) => workArrangementIn(piece)?.workTypes ?? []))];
+  const says = `${place.says}, or work_type ${listInWords(orAnywhere, 'or')} in any place`;
+  return { ...place, orAnywhere, says, note: `Read the location "${text}" as ${says}.` };
+}
+
+function placeAndArrangement(text: string, closeSpellings: boolean): LocationReading | undefined {
   const place = placesIn(text, closeSpellings);
   if (place) return { ...place, workTypes: [] };
   const arrangement = workArrangementIn(text);
@@ -155,12 +177,20 @@ export function readLocation(text: string, closeSpellings: boolean): LocationRea
   };
 }
 
-/** The clauses of a reading without a radius: in one of its places, of one of its work types. */
-export function locationClauses(reading: LocationReading): Query[] {
+/**
+ * The clauses of a reading: in one of its places (or within `near`, a radius around its city), of
+ * one of its work types; or, when it names one, of a work arrangement anywhere.
+ */
+export function locationClauses(reading: LocationReading, near?: Query): Query[] {
   const clauses: Query[] = [];
-  if (reading.keys.length > 0) clauses.push(valuesClause('location.keys', reading.keys));
+  if (near) clauses.push(near);
+  else if (reading.keys.length > 0) clauses.push(valuesClause('location.keys', reading.keys));
   if (reading.workTypes.length > 0) clauses.push(valuesClause('work_type', reading.workTypes));
-  return clauses;
+  if (!reading.orAnywhere) return clauses;
+  const here: Query = clauses.length === 1 ? (clauses[0] as Query) : { bool: { filter: clauses } };
+  return [
+    { bool: { should: [here, valuesClause('work_type', reading.orAnywhere)], minimum_should_match: 1 } },
+  ];
 }
 
 /** The city of a reading, when it names exactly one. */

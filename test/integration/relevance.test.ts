@@ -228,6 +228,19 @@ describe('relevance over the seeded data', () => {
     );
   });
 
+  it('reads a place "or remote" as roles in the place or remote roles anywhere', async () => {
+    const meant = open.filter((lead) => lead.location.city === 'London' || lead.work_type === 'Remote');
+    const inLondon = open.filter((lead) => lead.location.city === 'London');
+    expect(inLondon.length).toBeLessThan(meant.length);
+    for (const location of ['London or remote', 'Remote or London']) {
+      const found = await callOk(client, 'search_leads', { location });
+      expect(found.total).toBe(meant.length);
+      expect(found.notes).toEqual([
+        `Read the location "${location}" as London, United Kingdom, or work_type Remote in any place.`,
+      ]);
+    }
+  });
+
   it('reads a skill of several words that no role lists as the skill its first words name', async () => {
     const meant = open.filter((lead) => lead.skills.includes('Docker'));
     expect(meant.length).toBeGreaterThan(0);

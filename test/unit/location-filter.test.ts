@@ -61,6 +61,31 @@ describe('reading a location', () => {
     expect(readLocation('London or Narnia', true)).toBeUndefined();
   });
 
+  it('reads a place or a work arrangement alone as either: the place, or the arrangement anywhere', () => {
+    const dublin = readLocation('Dublin or remote', true);
+    expect(dublin?.note).toBe(
+      'Read the location "Dublin or remote" as Dublin, Ireland, or work_type Remote in any place.',
+    );
+    const inDublin = { term: { 'location.keys': 'city:2964574' } };
+    const remote = { term: { work_type: 'Remote' } };
+    const either = (here: unknown) => [{ bool: { should: [here, remote], minimum_should_match: 1 } }];
+    expect(dublin && locationClauses(dublin)).toEqual(either(inDublin));
+    expect(readLocation('Remote or Dublin', true)).toEqual(dublin && { ...dublin, note: expect.any(String) });
+    const hybrid = readLocation('London (hybrid) or remote', true);
+    expect(hybrid && locationClauses(hybrid)).toEqual(
+      either({
+        bool: { filter: [{ term: { 'location.keys': 'city:2643743' } }, { term: { work_type: 'Hybrid' } }] },
+      }),
+    );
+    expect(readLocation('Berlin, Munich or remote', true)?.keys).toEqual(['city:2950159', 'city:2867714']);
+    // Within a radius of its city, the place is the radius.
+    const near = { geo_distance: { distance: '30km', 'location.geo': { lat: 53.3, lon: -6.2 } } };
+    expect(dublin && locationClauses(dublin, near)).toEqual(either(near));
+    // An arrangement that comes with a place is the place's ("Remote UK or Ireland": remote, in either).
+    expect(readLocation('Remote UK or Ireland', true)).not.toHaveProperty('orAnywhere');
+    expect(readLocation('Narnia or remote', true)).toBeUndefined();
+  });
+
   it('reads a place named with words of its vicinity as the place', () => {
     expect(readLocation('near Munich', true)).toMatchObject({
       keys: ['city:2867714'],
