@@ -5,6 +5,7 @@ import type { SearchCompaniesArgs } from '../schemas/inputs.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch, mapFallback, type SecondResponse } from './fallback.js';
 import { addClause, addReading, buildLeadFilter, type FilterClauses } from './lead-query.js';
+import { mapNothingFound, type NothingFound, nothingFound } from './left-out.js';
 import { readCompanyName, readIndustry, readSkills } from './text-filters.js';
 
 /**
@@ -43,6 +44,8 @@ export interface CompanyRanking {
   unknownPlace: boolean;
   /** Run only when `body` ranks no company (`searchWithFallback`); always on the leads. */
   fallback: FallbackSearch<RankingRequest> | undefined;
+  /** Said when no reading ranks a company: how the location was read (no count of roles left out). */
+  nothingFound: NothingFound<RankingRequest> | undefined;
 }
 
 export interface RankingOptions {
@@ -74,6 +77,11 @@ export function buildCompanyRanking(
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
     fallback: mapFallback(fallback, onLeadsBody),
+    // Leaving out a filter counts roles, not companies holding min_open_roles of them.
+    nothingFound: mapNothingFound(
+      nothingFound({ ...clauses, byArgument: new Map() }, 'company'),
+      onLeadsBody,
+    ),
   };
 }
 

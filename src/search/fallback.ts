@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchBody } from './es.js';
-import { type LeftOutCount, leftOutNote } from './left-out.js';
+import { leftOutNote, type NothingFound } from './left-out.js';
 import {
   anyOf,
   keptChoices,
@@ -104,21 +104,23 @@ function answerOf(response: SecondResponse): SecondAnswer {
 /**
  * Runs the first reading and, only when `found` says it found nothing and there is a second
  * reading, the second; `notes` say how the second read the typed words when it found something.
- * When neither found anything, `leftOut` says what leaving out each argument would find.
+ * When neither found anything, `nothingFound` says how a location was read and what leaving out
+ * each argument would find.
  */
 export async function searchWithFallback<Response, Body = SearchBody>(
   search: {
     body: Body;
     fallback?: FallbackSearch<Body> | undefined;
-    leftOut?: LeftOutCount<Body> | undefined;
+    nothingFound?: NothingFound<Body> | undefined;
   },
   run: (body: Body) => Promise<Response>,
   found: (response: Response) => boolean,
 ): Promise<{ response: Response; notes: string[] }> {
   const nothingFound = async (response: Response) => {
-    if (!search.leftOut) return { response, notes: [] };
-    const counted = (await run(search.leftOut.body)) as SecondResponse;
-    return { response, notes: [leftOutNote(counted, search.leftOut.noun)] };
+    const said = search.nothingFound;
+    if (!said) return { response, notes: [] };
+    const counted = said.leftOut ? [leftOutNote((await run(said.leftOut)) as SecondResponse, said.noun)] : [];
+    return { response, notes: [...said.notes, ...counted] };
   };
   const first = await run(search.body);
   const fallback = search.fallback;

@@ -12,7 +12,7 @@ import {
   rollupInsightsBody,
 } from './insights-rollup.js';
 import { buildLeadFilter } from './lead-query.js';
-import { type LeftOutCount, leftOutCount, mapLeftOut } from './left-out.js';
+import { mapNothingFound, type NothingFound, nothingFound } from './left-out.js';
 
 /**
  * `get_market_insights` as ONE search with `size: 0` on the leads index: the lead filters, an exact
@@ -63,7 +63,7 @@ export interface InsightsQuery {
   /** Run only when `body` counts no role (`searchWithFallback`); always on the leads. */
   fallback: FallbackSearch<InsightsRequest> | undefined;
   /** Run only when neither reading counts a role; on the leads. */
-  leftOut: LeftOutCount<InsightsRequest> | undefined;
+  nothingFound: NothingFound<InsightsRequest> | undefined;
 }
 
 /**
@@ -116,7 +116,7 @@ export function buildInsightsQuery(
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
     fallback: mapFallback(fallback, onLeadsBody),
-    leftOut: mapLeftOut(leftOutCount(clauses, 'open role'), onLeadsBody),
+    nothingFound: mapNothingFound(nothingFound(clauses, 'open role'), onLeadsBody),
   };
 }
 

@@ -5,7 +5,7 @@ import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
-import { type LeftOutCount, leftOutCount, type ReadClauses } from './left-out.js';
+import { type NothingFound, nothingFound, type ReadClauses } from './left-out.js';
 import { cityOf, locationClauses, readLocation } from './location-filter.js';
 import { readIndustry, readSkills, type SecondReading, type TextReading } from './text-filters.js';
 import { readTitle } from './title-reading.js';
@@ -33,6 +33,8 @@ export interface FilterClauses {
    * (src/search/left-out.ts).
    */
   byArgument: Map<string, ReadClauses>;
+  /** Said only when nothing is found: how a location read without a note was read ("South East"). */
+  nothingFoundNotes: string[];
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
@@ -54,7 +56,7 @@ function placeClauses(
   location: string,
   radiusKm: number | undefined,
   fieldPrefix: string,
-): Pick<FilterClauses, 'filter' | 'notes' | 'unknownPlace'> {
+): Pick<FilterClauses, 'filter' | 'notes' | 'unknownPlace' | 'nothingFoundNotes'> {
   const reading = readLocation(location, true);
   if (!reading) {
     return {
@@ -63,10 +65,18 @@ function placeClauses(
         `The location "${location}" was not recognised, so no roles match. Use a city, region or country name or an ISO country code, a group of countries or "remote", e.g. "Berlin", "Bavaria", "Germany", "DE", "DACH" or "Remote UK".`,
       ],
       unknownPlace: true,
+      nothingFoundNotes: [],
     };
   }
   const notes = reading.note ? [reading.note] : [];
-  if (radiusKm === undefined) return { filter: locationClauses(reading), notes, unknownPlace: false };
+  // A plain name may be another place than meant ("South East" is a district of Botswana): said
+  // when it finds nothing.
+  const read = {
+    notes,
+    unknownPlace: false,
+    nothingFoundNotes: reading.note ? [] : [`Read the location "${location}" as ${reading.says}.`],
+  };
+  if (radiusKm === undefined) return { filter: locationClauses(reading), ...read };
   const city = cityOf(reading);
   if (!city) {
     const what = reading.place ? `a ${reading.place.kind}` : 'not one city';
@@ -78,7 +88,7 @@ function placeClauses(
   const geo: Query = {
     geo_distance: { distance: `${radiusKm}km`, 'location.geo': { lat: city.lat, lon: city.lon } },
   };
-  return { filter: locationClauses(reading, geo), notes, unknownPlace: false };
+  return { filter: locationClauses(reading, geo), ...read };
 }
 
 /** Adds a clause to both readings, under the `argument` it filters by unless it is always there. */
@@ -127,12 +137,14 @@ export function buildLeadFilter(
     unknownPlace: false,
     second: { filter: [OPEN_ROLES], readings: [] },
     byArgument: new Map(),
+    nothingFoundNotes: [],
   };
   const by = (name: string) => ({ argument: `${fieldPrefix}${name}` });
   if (filters.location !== undefined) {
     const place = placeClauses(filters.location, filters.radius_km, fieldPrefix);
     for (const clause of place.filter) addClause(clauses, clause, by('location'));
     clauses.notes.push(...place.notes);
+    clauses.nothingFoundNotes.push(...place.nothingFoundNotes);
     clauses.unknownPlace = place.unknownPlace;
   }
   if (filters.title !== undefined) {
@@ -203,7 +215,7 @@ export interface LeadSearch {
   /** Run only when `body` finds nothing (`searchWithFallback`). */
   fallback: FallbackSearch | undefined;
   /** Run only when neither reading finds anything. */
-  leftOut: LeftOutCount | undefined;
+  nothingFound: NothingFound | undefined;
 }
 
 /** One page of `search_leads`: exact total, newest first, continuing after `position`. */
@@ -228,6 +240,6 @@ export function buildLeadSearch(
     notes: clauses.notes,
     unknownPlace: clauses.unknownPlace,
     fallback: fallbackSearch(clauses, bodyOf),
-    leftOut: leftOutCount(clauses, 'open role'),
+    nothingFound: nothingFound(clauses, 'open role'),
   };
 }

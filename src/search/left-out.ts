@@ -10,9 +10,15 @@ const LEFT_OUT = 'left_out';
 /** Arguments the note names, those finding most first. */
 const NAMED_IN_NOTE = 3;
 
-/** The count of what leaving out each argument finds, and what is counted. */
-export interface LeftOutCount<Body = SearchBody> {
-  body: Body;
+/**
+ * What a search that finds nothing in any reading says besides: the notes kept for that case
+ * (how a location read without a note was read), and what leaving out each argument finds.
+ */
+export interface NothingFound<Body = SearchBody> {
+  notes: readonly string[];
+  /** The request counting what leaving out each argument finds; with two arguments or more. */
+  leftOut?: Body;
+  /** What is searched, for the note: "open role", "signal". */
   noun: string;
 }
 
@@ -22,17 +28,26 @@ export interface ReadClauses {
   second: readonly Query[];
 }
 
-/** The clauses always there (open roles, no agencies), and those of each argument. */
+/** The clauses always there (open roles, no agencies), those of each argument, and the notes for nothing found. */
 export interface ArgumentClauses {
   filter: Query[];
   byArgument: ReadonlyMap<string, ReadClauses>;
+  nothingFoundNotes: readonly string[];
 }
 
 type Reading = keyof ReadClauses;
 const READINGS: readonly Reading[] = ['first', 'second'];
 
+/** What a search of `clauses` says when it finds nothing, or undefined for nothing to say. */
+export function nothingFound(clauses: ArgumentClauses, noun: string): NothingFound | undefined {
+  const leftOut = leftOutCount(clauses);
+  const notes = clauses.nothingFoundNotes;
+  if (!leftOut && notes.length === 0) return undefined;
+  return { notes, noun, ...(leftOut ? { leftOut } : {}) };
+}
+
 /** The request counting what leaving out each argument finds, or none with fewer than two. */
-export function leftOutCount(clauses: ArgumentClauses, noun: string): LeftOutCount | undefined {
+function leftOutCount(clauses: ArgumentClauses): SearchBody | undefined {
   const { byArgument } = clauses;
   if (byArgument.size < 2) return undefined;
   const given = new Set([...byArgument.values()].flatMap((read) => read.first));
@@ -41,19 +56,18 @@ export function leftOutCount(clauses: ArgumentClauses, noun: string): LeftOutCou
   const buckets = [...byArgument.keys()].flatMap((argument) =>
     READINGS.map((reading) => [`${reading}:${argument}`, { bool: { filter: without(argument, reading) } }]),
   );
-  const body: SearchBody = {
+  return {
     size: 0,
     track_total_hits: false,
     query: { bool: { filter: clauses.filter.filter((clause) => !given.has(clause)) } },
     aggs: { [LEFT_OUT]: { filters: { filters: Object.fromEntries(buckets) } } },
     filter_path: [`aggregations.${LEFT_OUT}`],
   };
-  return { body, noun };
 }
 
 /**
  * `No open role matches all the filters together; leaving out work_type finds 114, leaving out
- * skills 37`, from the response to `leftOutCount`'s request; `noun` names what is searched.
+ * skills 37`, from the response to the `leftOut` request; `noun` names what is searched.
  */
 export function leftOutNote(response: { aggregations?: Record<string, unknown> }, noun: string): string {
   const buckets =
@@ -80,7 +94,7 @@ export function leftOutNote(response: { aggregations?: Record<string, unknown> }
   return `${together}; ${counts.join(', ')}.`;
 }
 
-/** The same count with its request body turned by `map` (a tool's own request shape). */
-export function mapLeftOut<To>(count: LeftOutCount | undefined, map: (body: SearchBody) => To) {
-  return count && { body: map(count.body), noun: count.noun };
+/** The same with its request body turned by `map` (a tool's own request shape). */
+export function mapNothingFound<To>(said: NothingFound | undefined, map: (body: SearchBody) => To) {
+  return said && { ...said, leftOut: said.leftOut && map(said.leftOut) };
 }

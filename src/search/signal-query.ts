@@ -4,7 +4,7 @@ import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
 import { addClause, addReading, type FilterClauses, sinceDaysAgoClause } from './lead-query.js';
-import { type LeftOutCount, leftOutCount } from './left-out.js';
+import { type NothingFound, nothingFound } from './left-out.js';
 import { readCompanyName } from './text-filters.js';
 
 export const NEWEST_SIGNALS_FIRST: estypes.SortCombinations[] = [{ announced_on: 'desc' }, { seq: 'desc' }];
@@ -30,7 +30,7 @@ export interface SignalSearch {
   /** Run only when `body` finds no signal (`searchWithFallback`): `company_name` read fuzzily. */
   fallback: FallbackSearch | undefined;
   /** Run only when neither reading finds a signal, on a first page. */
-  leftOut: LeftOutCount | undefined;
+  nothingFound: NothingFound | undefined;
 }
 
 /**
@@ -50,6 +50,7 @@ export function buildSignalSearch(
     unknownPlace: false,
     second: { filter: [], readings: [] },
     byArgument: new Map(),
+    nothingFoundNotes: [],
   };
   if (args.countries?.length)
     addClause(clauses, { terms: { country: args.countries } }, { argument: 'countries' });
@@ -80,7 +81,7 @@ export function buildSignalSearch(
     body: bodyOf(clauses.filter),
     fallback: fallbackSearch(clauses, bodyOf),
     // A later page found empty says nothing about the filters: the first one found signals.
-    leftOut: position.searchAfter ? undefined : leftOutCount(clauses, 'signal'),
+    nothingFound: position.searchAfter ? undefined : nothingFound(clauses, 'signal'),
   };
 }
 

@@ -3,7 +3,7 @@ import type { QuotaKey } from '../plans.js';
 import type { PagePosition } from '../search/cursor.js';
 import type { SearchBody } from '../search/es.js';
 import { type FallbackSearch, searchWithFallback } from '../search/fallback.js';
-import type { LeftOutCount } from '../search/left-out.js';
+import type { NothingFound } from '../search/left-out.js';
 import {
   type FetchedPage,
   finishPage,
@@ -19,7 +19,7 @@ interface PageQuery<Body> {
   /** The second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
   fallback?: FallbackSearch<Body> | undefined;
   /** The count of what leaving out each argument finds, sent only when no reading finds anything. */
-  leftOut?: LeftOutCount<Body> | undefined;
+  nothingFound?: NothingFound<Body> | undefined;
   notes: string[];
   /** The location named no known place: nothing can match, so nothing is searched or charged. */
   unknownPlace: boolean;

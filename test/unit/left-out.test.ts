@@ -23,19 +23,27 @@ const counted = (counts: Record<string, number>) => ({
 
 describe('counting what leaving out each argument finds', () => {
   it('is no request with fewer than two arguments', () => {
-    expect(leadSearch({}).leftOut).toBeUndefined();
-    expect(leadSearch({ title: 'game developer' }).leftOut).toBeUndefined();
-    expect(leadSearch({ work_type: 'Remote', include_recruitment_agencies: true }).leftOut).toBeUndefined();
+    expect(leadSearch({}).nothingFound).toBeUndefined();
+    expect(leadSearch({ title: 'game developer' }).nothingFound).toBeUndefined();
+    // A location read without a note says how it was read, when nothing is found.
+    expect(leadSearch({ location: 'South East' }).nothingFound).toEqual({
+      notes: ['Read the location "South East" as South-East, Botswana.'],
+      noun: 'open role',
+    });
+    expect(leadSearch({ location: 'DACH' }).nothingFound).toBeUndefined();
+    expect(
+      leadSearch({ work_type: 'Remote', include_recruitment_agencies: true }).nothingFound,
+    ).toBeUndefined();
   });
 
   it('counts each argument left out, as first read and as read again, beside the clauses always there', () => {
-    const { leftOut } = leadSearch({ title: 'enginer', work_type: 'Remote', min_annual_salary: 90000 });
-    const query = leftOut?.body.query as { bool: { filter: unknown[] } };
+    const { nothingFound } = leadSearch({ title: 'enginer', work_type: 'Remote', min_annual_salary: 90000 });
+    const query = nothingFound?.leftOut?.query as { bool: { filter: unknown[] } };
     expect(query.bool.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'company.is_agency': false } },
     ]);
-    const buckets = (leftOut?.body.aggs?.left_out?.filters?.filters ?? {}) as Record<
+    const buckets = (nothingFound?.leftOut?.aggs?.left_out?.filters?.filters ?? {}) as Record<
       string,
       { bool: { filter: unknown[] } }
     >;
@@ -51,14 +59,14 @@ describe('counting what leaving out each argument finds', () => {
     expect(buckets['first:title']?.bool.filter).toEqual([{ term: { work_type: 'Remote' } }, salary]);
     expect(JSON.stringify(buckets['first:work_type'])).not.toContain('fuzziness');
     expect(JSON.stringify(buckets['second:work_type'])).toContain('fuzziness');
-    expect(leftOut).toMatchObject({ noun: 'open role', body: { size: 0, track_total_hits: false } });
+    expect(nothingFound).toMatchObject({ noun: 'open role', leftOut: { size: 0, track_total_hits: false } });
   });
 
   it('counts a signal search on its first page only', () => {
     const args = parseToolArguments(searchSignalsInput, { countries: ['GB'], categories: ['layoff'] });
-    expect(buildSignalSearch(args, now, FIRST_PAGE, 10).leftOut?.noun).toBe('signal');
+    expect(buildSignalSearch(args, now, FIRST_PAGE, 10).nothingFound?.noun).toBe('signal');
     const later = { searchAfter: [1793577600000, 'sig_1'], served: 10 };
-    expect(buildSignalSearch(args, now, later, 10).leftOut).toBeUndefined();
+    expect(buildSignalSearch(args, now, later, 10).nothingFound).toBeUndefined();
   });
 });
 
@@ -103,8 +111,9 @@ describe('the note', () => {
       },
       (response) => response.total > 0,
     );
-    expect(sent).toEqual([search.body, search.fallback?.body, search.leftOut?.body]);
+    expect(sent).toEqual([search.body, search.fallback?.body, search.nothingFound?.leftOut]);
     expect(result.notes).toEqual([
+      'Read the location "Berlin" as Berlin, Germany.',
       'No open role matches all the filters together; leaving out location finds 9.',
     ]);
 
