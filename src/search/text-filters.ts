@@ -254,19 +254,13 @@ export function asReadChoice(name: string, clause: Query): Choice {
  */
 export function readSkills(skills: readonly string[]): TextReading {
   const reading = readKeys(skills, SKILL_ALIASES, skillForms);
-  const result: TextReading = { clause: valuesClause('skills_key', reading.keys), keys: reading.keys };
-  if (reading.expanded.length > 0) {
-    result.note = `Read the skill${reading.expanded.length > 1 ? 's' : ''} ${listInWords(reading.expanded, 'and')}.`;
-  }
+  const { expanded } = reading;
+  const note =
+    expanded.length > 0
+      ? `Read the skill${expanded.length > 1 ? 's' : ''} ${listInWords(expanded, 'and')}.`
+      : undefined;
   const typed = { subject: 'skill', typed: skills.join(', ') } as const;
-  const second = withParts(
-    asReadChoice('skills_key', result.clause),
-    fuzzyKeys('skills_key', reading, typed),
-    skillRunChoices(skills, reading.keys),
-    typed,
-  );
-  if (second) result.second = second;
-  return result;
+  return keyedReading('skills_key', reading, typed, skillRunChoices(skills, reading.keys), note);
 }
 
 /**
@@ -276,38 +270,38 @@ export function readSkills(skills: readonly string[]): TextReading {
  */
 export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES, industryForms);
-  const result: TextReading = { clause: valuesClause('industry_key', reading.keys), keys: reading.keys };
-  if (reading.expanded.length > 0) result.note = `Read the industry ${reading.expanded[0]}.`;
+  const note = reading.expanded.length > 0 ? `Read the industry ${reading.expanded[0]}.` : undefined;
   const typed = { subject: 'industry', typed: industry } as const;
-  const second = withParts(
-    asReadChoice('industry_key', result.clause),
-    fuzzyKeys('industry_key', reading, typed),
-    industryPartChoices(industry, reading.keys),
-    typed,
-  );
-  if (second) result.second = second;
-  return result;
+  return keyedReading('industry_key', reading, typed, industryPartChoices(industry, reading.keys), note);
 }
 
 /**
- * A second reading whose choices are the fuzzy reading's (or, without one, the filter as read) and
- * `parts`, each part of what was typed read on its own; the fuzzy reading alone without parts.
+ * A filter read by its keys on `field`, with `note`; its second reading has the close spellings of
+ * the keys taken as typed and `parts`, each part of what was typed read on its own.
  */
-function withParts(
-  asRead: Choice,
-  fuzzy: SecondReading | undefined,
-  parts: readonly Choice[],
+function keyedReading(
+  field: string,
+  reading: KeyedReading,
   typed: Pick<SecondReading, 'subject' | 'typed'>,
-): SecondReading | undefined {
-  if (parts.length === 0) return fuzzy;
-  const choices = [...(fuzzy?.choices ?? [asRead]), ...parts];
-  return {
+  parts: readonly Choice[],
+  note: string | undefined,
+): TextReading {
+  const result: TextReading = { clause: valuesClause(field, reading.keys), keys: reading.keys };
+  if (note) result.note = note;
+  const fuzzy = fuzzyKeys(field, reading, typed);
+  if (parts.length === 0) {
+    if (fuzzy) result.second = fuzzy;
+    return result;
+  }
+  const choices = [...(fuzzy?.choices ?? [asReadChoice(field, result.clause)]), ...parts];
+  result.second = {
     clause: anyOf(choices.map((choice) => choice.clause)),
     ...typed,
     suggest: fuzzy?.suggest ?? {},
     ...(fuzzy?.shown ? { shown: fuzzy.shown } : {}),
     choices,
   };
+  return result;
 }
 
 /** Each part of an industry joined by "and" or "&" that reads as other keys than the whole, as a choice. */
