@@ -119,7 +119,9 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   const nothingFound = async (response: Response) => {
     const said = search.nothingFound;
     if (!said) return { response, notes: [] };
-    const counted = said.leftOut ? [leftOutNote((await run(said.leftOut)) as SecondResponse, said.noun)] : [];
+    const counted = said.leftOut
+      ? [leftOutNote((await run(said.leftOut())) as SecondResponse, said.noun)]
+      : [];
     return { response, notes: [...said.notes, ...counted] };
   };
   const first = await run(search.body);

@@ -16,8 +16,11 @@ const NAMED_IN_NOTE = 3;
  */
 export interface NothingFound<Body = SearchBody> {
   notes: readonly string[];
-  /** The request counting what leaving out each argument finds; with two arguments or more. */
-  leftOut?: Body;
+  /**
+   * The request counting what leaving out each argument finds; with two arguments or more. Built
+   * only when needed, off the path of searches that find something.
+   */
+  leftOut?: () => Body;
   /** What is searched, for the note: "open role", "signal". */
   noun: string;
 }
@@ -40,16 +43,15 @@ const READINGS: readonly Reading[] = ['first', 'second'];
 
 /** What a search of `clauses` says when it finds nothing, or undefined for nothing to say. */
 export function nothingFound(clauses: ArgumentClauses, noun: string): NothingFound | undefined {
-  const leftOut = leftOutCount(clauses);
   const notes = clauses.nothingFoundNotes;
-  if (!leftOut && notes.length === 0) return undefined;
-  return { notes, noun, ...(leftOut ? { leftOut } : {}) };
+  const counted = clauses.byArgument.size >= 2;
+  if (!counted && notes.length === 0) return undefined;
+  return { notes, noun, ...(counted ? { leftOut: () => leftOutCount(clauses) } : {}) };
 }
 
-/** The request counting what leaving out each argument finds, or none with fewer than two. */
-function leftOutCount(clauses: ArgumentClauses): SearchBody | undefined {
+/** The request counting what leaving out each argument finds. */
+function leftOutCount(clauses: ArgumentClauses): SearchBody {
   const { byArgument } = clauses;
-  if (byArgument.size < 2) return undefined;
   const given = new Set([...byArgument.values()].flatMap((read) => read.first));
   const without = (leftOut: string, reading: Reading) =>
     [...byArgument].flatMap(([argument, read]) => (argument === leftOut ? [] : read[reading]));
@@ -95,6 +97,11 @@ export function leftOutNote(response: { aggregations?: Record<string, unknown> }
 }
 
 /** The same with its request body turned by `map` (a tool's own request shape). */
-export function mapNothingFound<To>(said: NothingFound | undefined, map: (body: SearchBody) => To) {
-  return said && { ...said, leftOut: said.leftOut && map(said.leftOut) };
+export function mapNothingFound<To>(
+  said: NothingFound | undefined,
+  map: (body: SearchBody) => To,
+): NothingFound<To> | undefined {
+  if (!said) return undefined;
+  const { leftOut, ...rest } = said;
+  return leftOut ? { ...rest, leftOut: () => map(leftOut()) } : rest;
 }
