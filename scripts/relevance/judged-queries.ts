@@ -394,4 +394,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['RAG'], ['LLMs', 'LangChain', 'Vector Databases']),
   skills('skill alias', ['nosql'], ['MongoDB', 'Redis']),
   title('synonym', 'engineering lead', /Technical Lead/i),
+  // Industries named with the kind of business in them (read as the industry their last words name).
+  industry('synonym', 'retail banking', ['Banking']),
+  industry('synonym', 'online gaming', ['Gaming']),
+  industry('synonym', 'enterprise software', ['Software']),
+  industry('synonym', 'health insurance', ['Insurance']),
+  industry('synonym', 'B2B fintech', ['Fintech']),
 ];

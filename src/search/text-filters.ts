@@ -260,19 +260,22 @@ export function readSkills(skills: readonly string[]): TextReading {
       ? `Read the skill${expanded.length > 1 ? 's' : ''} ${listInWords(expanded, 'and')}.`
       : undefined;
   const typed = { subject: 'skill', typed: skills.join(', ') } as const;
-  return keyedReading('skills_key', reading, typed, skillRunChoices(skills, reading.keys), note);
+  return keyedReading('skills_key', reading, typed, runChoices(skills, reading.keys, SKILL_RUNS), note);
 }
 
 /**
  * `industry`: the industry by its name or one of its other names. Its second reading is each part
  * of a name joined by "and" or "&" on its own ("banking and finance"; the data's own names have
- * them, so only when the whole finds nothing), then the words by close spellings.
+ * them, so only when the whole finds nothing), then the words by close spellings, then, for a name
+ * without such parts, the runs of its words ("retail banking").
  */
 export function readIndustry(industry: string): TextReading {
   const reading = readKeys([industry], INDUSTRY_ALIASES, industryForms);
   const note = reading.expanded.length > 0 ? `Read the industry ${reading.expanded[0]}.` : undefined;
   const typed = { subject: 'industry', typed: industry } as const;
-  return keyedReading('industry_key', reading, typed, industryPartChoices(industry, reading.keys), note);
+  const parts = industryPartChoices(industry, reading.keys);
+  const runs = parts.length > 0 ? [] : runChoices([industry], reading.keys, INDUSTRY_RUNS);
+  return keyedReading('industry_key', reading, typed, [...parts, ...runs], note);
 }
 
 /**
@@ -324,42 +327,66 @@ function industryPartChoices(industry: string, wholeKeys: readonly string[]): Ch
   });
 }
 
-/** Words of one typed skill whose runs are read on their own: "jenkins pipelines", "docker compose". */
-const MAX_SKILL_WORDS = 5;
-/** Runs of words read on their own, over all typed skills: each is a bucket of the second request. */
-const MAX_SKILL_RUNS = 24;
+/** Words of one typed name whose runs are read on their own: "jenkins pipelines", "retail banking". */
+const MAX_RUN_WORDS = 5;
+/** Runs of words read on their own, over all names typed: each is a bucket of the second request. */
+const MAX_RUNS = 24;
+
+/** How the runs of one filter's words are read, and which come first among runs of one length. */
+interface RunReading {
+  field: string;
+  aliases: ReadonlyMap<string, Alias>;
+  /** Words that say how a skill is known, or that an industry is one: no run starts or ends with one. */
+  noiseWords: ReadonlySet<string>;
+  /** A skill names the tool first ("graphql api"); an industry's kind comes last ("retail banking"). */
+  nameFirst: boolean;
+}
+
+const SKILL_RUNS: RunReading = {
+  field: 'skills_key',
+  aliases: SKILL_ALIASES,
+  noiseWords: SKILL_NOISE_WORDS,
+  nameFirst: true,
+};
+const INDUSTRY_RUNS: RunReading = {
+  field: 'industry_key',
+  aliases: INDUSTRY_ALIASES,
+  noiseWords: INDUSTRY_NOISE_WORDS,
+  nameFirst: false,
+};
 
 /**
- * The second reading of typed skills of several words: each shorter run of their words that reads
- * as a skill ("docker" of "docker compose", "rest api" of "rest api design"), longer runs preferred
- * (a lower tier), then earlier ones, as a tool is named before the part of it meant ("graphql
- * api"). Not of another name of a skill ("nest js"); no single letters, and no runs that start or
- * end with a word saying how a skill is known.
+ * The second reading of names typed in several words: each shorter run of their words that reads
+ * as other keys than the first reading's ("docker" of "docker compose", "rest api" of "rest api
+ * design", "banking" of "retail banking"), longer runs preferred (a lower tier), then those where
+ * the name is (`nameFirst`). Not of another name of one ("nest js"); no single letters, and no runs
+ * that start or end with a noise word.
  */
-function skillRunChoices(skills: readonly string[], firstKeys: readonly string[]): Choice[] {
+function runChoices(names: readonly string[], firstKeys: readonly string[], how: RunReading): Choice[] {
   const choices: Choice[] = [];
   const seen = new Set(firstKeys);
-  for (const typed of skills) {
+  for (const typed of names) {
     const words = typed.trim().split(/[\s_-]+/);
-    if (words.length < 2 || words.length > MAX_SKILL_WORDS || SKILL_ALIASES.has(matchKey(typed))) continue;
+    if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(matchKey(typed))) continue;
     for (let length = words.length - 1; length >= 1; length -= 1) {
       for (let start = 0; start + length <= words.length; start += 1) {
         const run = words.slice(start, start + length).join(' ');
-        const read = keysOf(run, SKILL_ALIASES);
+        const read = keysOf(run, how.aliases);
         const fresh = read.keys.filter((key) => !seen.has(key));
-        const aboutKnowing = withoutNoise(run, SKILL_NOISE_WORDS) !== run;
-        if (fresh.length === 0 || matchKey(run).length < 2 || aboutKnowing) continue;
+        const noisy = withoutNoise(run, how.noiseWords) !== run;
+        if (fresh.length === 0 || matchKey(run).length < 2 || noisy) continue;
         for (const key of fresh) seen.add(key);
+        const place = how.nameFirst ? start : words.length - length - start;
         choices.push({
-          name: `skill_run_${choices.length}`,
-          tier: 2 + (words.length - 1 - length) * MAX_SKILL_WORDS + start,
-          clause: valuesClause('skills_key', read.keys),
+          name: `${how.field}_run_${choices.length}`,
+          tier: 2 + (words.length - 1 - length) * MAX_RUN_WORDS + place,
+          clause: valuesClause(how.field, read.keys),
           part: { whole: typed.trim(), typed: run, ...(read.names ? { names: read.names } : {}) },
         });
       }
     }
   }
-  return choices.slice(0, MAX_SKILL_RUNS);
+  return choices.slice(0, MAX_RUNS);
 }
 
 /**

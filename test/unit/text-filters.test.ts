@@ -203,11 +203,36 @@ describe('a skill of several words', () => {
 
   it('says for each skill which run was read', () => {
     const second = readSkills(['jenkins pipelines', 'graphql api']).second;
-    const found = { found: (name: string) => (name.startsWith('skill_run') ? 7 : 0) };
+    const found = { found: (name: string) => (name.startsWith('skills_key_run') ? 7 : 0) };
     expect(secondReadingNotes(second ? [second] : [], found)).toEqual([
       'No role lists the skill "jenkins pipelines", so "jenkins" was read on its own.',
       'No role lists the skill "graphql api", so "graphql" was read on its own.',
     ]);
+  });
+});
+
+describe('an industry of several words', () => {
+  const runs = (industry: string) =>
+    readIndustry(industry)
+      .second?.choices.filter((choice) => choice.part)
+      .map((choice) => [choice.tier, choice.clause, choice.part?.typed]);
+
+  it('is read again as each shorter run of its words, longer runs first, then later ones', () => {
+    expect(runs('retail banking')).toEqual([
+      [3, { term: { industry_key: 'retail' } }, 'retail'],
+      [2, { term: { industry_key: 'banking' } }, 'banking'],
+    ]);
+    expect(runs('online gaming games')?.map(([tier, , typed]) => [tier, typed])).toEqual([
+      [3, 'online gaming'],
+      [2, 'gaming games'],
+      [9, 'online'],
+      [8, 'gaming'],
+      // "games" reads as Gaming too, already counted as "gaming".
+    ]);
+  });
+
+  it('leaves the runs to the parts of a name joined by "and"', () => {
+    expect(runs('banking and finance')?.map(([, , typed]) => typed)).toEqual(['banking', 'finance']);
   });
 });
 
