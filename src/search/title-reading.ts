@@ -242,19 +242,40 @@ const wordCount = (concept: Concept): number =>
 function expansions(concept: Concept, typed: string): string[] {
   switch (concept.kind) {
     case 'term':
-      return concept.meaning.length > 0
-        ? [`"${asTyped(typed, concept.typed)}" as ${listInWords(concept.meaning, 'or')}`]
-        : [];
-    case 'level':
-      return [`"${asTyped(typed, concept.typed)}" as experience_level ${listInWords(concept.levels, 'or')}`];
-    case 'either':
+    case 'level': {
+      const meaning = meaningOf(concept);
+      return meaning === undefined ? [] : [`"${asTyped(typed, concept.typed)}" as ${meaning}`];
+    }
+    case 'either': {
+      // A side of one word read as something else says that instead of its label, once:
+      // "Junior/Mid" as Junior, Graduate or Associate, or as experience_level Mid.
+      const meanings = concept.sides.map((side) => {
+        const [only, ...more] = side;
+        return only && more.length === 0 ? meaningOf(only) : undefined;
+      });
+      if (meanings.every((meaning) => meaning === undefined))
+        return [
+          `"${concept.typed}" as ${listInWords(concept.labels, 'or')}`,
+          ...concept.sides.flat().flatMap((side) => expansions(side, typed)),
+        ];
+      const each = [...new Set(meanings.map((meaning, index) => meaning ?? concept.labels[index]))];
       return [
-        `"${concept.typed}" as ${listInWords(concept.labels, 'or')}`,
-        ...concept.sides.flat().flatMap((side) => expansions(side, typed)),
+        `"${concept.typed}" as ${each.join(', or as ')}`,
+        ...concept.sides.flatMap((side, index) =>
+          meanings[index] === undefined ? side.flatMap((inner) => expansions(inner, typed)) : [],
+        ),
       ];
+    }
     default:
       return [];
   }
+}
+
+/** What one concept is read as, when not as typed: "Junior, Graduate or Associate", "experience_level Mid". */
+function meaningOf(concept: Concept): string | undefined {
+  if (concept.kind === 'term' && concept.meaning.length > 0) return listInWords(concept.meaning, 'or');
+  if (concept.kind === 'level') return `experience_level ${listInWords(concept.levels, 'or')}`;
+  return undefined;
 }
 
 /** Words of typed text that one run of analysed words may come from: a spelling joins two ("front end"), stop words drop out. */

@@ -175,6 +175,11 @@ describe('alternatives in a title', () => {
     expect(reading.note).toBe(
       'Read the title "Backend/Platform Engineer" with "Backend/Platform" as Backend or Platform and "Engineer" as Engineer or Developer.',
     );
+    // A side read as something else says so in place of its label.
+    expect(readTitle('Junior/Mid Frontend Developer', 'title').note).toBe(
+      'Read the title "Junior/Mid Frontend Developer" with "Junior/Mid" as Junior, Graduate or Associate, or as experience_level Mid and "Developer" as Engineer or Developer.',
+    );
+    expect(readTitle('Frontend/FE Engineer', 'title').note).toMatch(/"Frontend\/FE" as Frontend and/);
     // Known whole ("UX/UI"), or too short to be words ("A/B", "(m/w/d)"): not alternatives.
     expect(json(readTitle('UX/UI designer', 'title').clause)).not.toContain(
       'should":[{"term":{"title_terms":"ux"',
