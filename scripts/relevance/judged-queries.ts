@@ -400,4 +400,19 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   industry('synonym', 'enterprise software', ['Software']),
   industry('synonym', 'health insurance', ['Insurance']),
   industry('synonym', 'B2B fintech', ['Fintech']),
+  // Job-board titles with the stack in brackets or the team after a dash (read as skills the role
+  // lists, or without the team, second reading).
+  titleAt('word order', 'Full-Stack Engineer (React/Node)', {
+    title: /\bFull Stack\b.*\b(Engineer|Developer)\b/i,
+    skills: ['React', 'Node.js'],
+  }),
+  titleAt('word order', 'DevOps Engineer (AWS, Terraform)', {
+    title: /\bDevOps Engineer\b/i,
+    skills: ['AWS', 'Terraform'],
+  }),
+  titleAt('word order', 'Data Engineer (Spark/Databricks)', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    skills: ['Spark', 'Databricks'],
+  }),
+  title('word order', 'Software Engineer - Payments', role('Software')),
 ];

@@ -429,7 +429,7 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
 }
 
 /** Names containing `part`, folded, as a `wildcard` whose own wildcard characters are escaped. */
-function nameContaining(nameKeyField: string, part: string): Query {
+export function nameContaining(nameKeyField: string, part: string): Query {
   const literal = foldKey(part).replace(/[\\*?]/g, (character) => `\\${character}`);
   return { wildcard: { [nameKeyField]: { value: `*${literal}*` } } };
 }

@@ -24,6 +24,7 @@ import {
   type Choice,
   FUZZABLE_LENGTH,
   FUZZY,
+  nameContaining,
   type SecondReading,
   skillKeys,
   suggester,
@@ -37,7 +38,8 @@ import {
  * parts of a job-board title that name a place or a work arrangement as those filters ("Data
  * Engineer - London", "(Remote)") and reads the rest as typed, with close spellings, or with one of
  * its words (or two or three in a row) as a skill the role lists ("javascript developer"), or
- * without "software" beside another specialty. Bounded: at most MAX_TITLE_WORDS words once read,
+ * without "software" beside another specialty, or, last, with its later parts as skills or the
+ * company ("DevOps Engineer (AWS, Terraform)", "Java Developer at Pixelstream"). Bounded: at most MAX_TITLE_WORDS words once read,
  * each at most MAX_MEANINGS + 1 phrases, and at most MAX_SKILL_CHOICES skill choices for each of
  * the title as typed, with its places, and without what a specialty implies.
  */
@@ -351,8 +353,11 @@ function skillWords(concept: Concept | undefined): string | undefined {
   return undefined;
 }
 
-/** What separates the parts of a job-board title: a spaced dash or bar, "@", commas, brackets, " in ", " at ". */
-const TITLE_PARTS = /\s[-–—|@]\s|[,|()[\]]|\s(?:in|at)\s/i;
+/**
+ * What separates the parts of a job-board title: a spaced dash or bar, "@", commas, brackets, " in ",
+ * " at "; captured, so that `split` keeps it (the one before a part says what it may be).
+ */
+const TITLE_PARTS = /(\s[-–—|@]\s|[,|()[\]]|\s(?:in|at)\s)/i;
 
 interface TitlePart {
   typed: string;
@@ -410,10 +415,8 @@ function placeAtTheStart(kept: readonly string[]) {
  * skill: every word typed is kept before one is left out.
  */
 function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
-  const segments = part.typed
-    .split(TITLE_PARTS)
-    .map((segment) => segment.trim())
-    .filter((segment) => segment !== '');
+  const { head, qualifiers } = qualifiersOf(part.typed);
+  const segments = [head, ...qualifiers.map(({ text }) => text)].filter((segment) => segment !== '');
   const places: Array<{ segment: string; reading: LocationReading }> = [];
   const kept = segments.filter((segment, index) => {
     const reading =
@@ -473,6 +476,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       note: [...placeNotes, placeNote(leading.place)].join(' '),
     });
   }
+  choices.push(...qualifierChoices(part, name));
   const implied = [
     {
       suffix: 'implied',
@@ -511,6 +515,112 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     }
   }
   return { choices, fuzzable };
+}
+
+/** A part after " at " or " @ " names the employer: "Java Developer at Pixelstream". */
+const BEFORE_A_COMPANY = /^\s(?:at|@)\s$/i;
+/** What separates the skills of a bracketed list: "(React/Node)", "(AWS, Terraform)". */
+const BETWEEN_SKILLS = /[/,&]| and | or /i;
+/** Parts after the first read by `qualifierChoices`, and skills in one of them. */
+const MAX_QUALIFIERS = 3;
+const MAX_SKILLS_LISTED = 4;
+
+/** The first part of a job-board title and the parts after it, each with whether it follows " at ". */
+function qualifiersOf(typed: string): {
+  head: string;
+  qualifiers: Array<{ text: string; company: boolean }>;
+} {
+  const pieces = typed.split(TITLE_PARTS);
+  let head = (pieces[0] ?? '').trim();
+  const qualifiers: Array<{ text: string; company: boolean }> = [];
+  for (let index = 1; index < pieces.length; index += 2) {
+    const text = (pieces[index + 1] ?? '').trim();
+    if (text === '') continue;
+    if (head === '') head = text;
+    else qualifiers.push({ text, company: BEFORE_A_COMPANY.test(pieces[index] ?? '') });
+  }
+  return { head, qualifiers };
+}
+
+/**
+ * A job-board title's parts after the first read by what they are, the first part as typed: a
+ * place or work arrangement as those filters, a part after " at " as the company, any other as
+ * skills the role lists ("Full-Stack Engineer (React/Node)", "DevOps Engineer (AWS, Terraform)");
+ * then, least preferred, the title without the parts that are none of those ("Software Engineer -
+ * Payments"). After every other choice: a part read as a skill may be a specialty ("Backend"),
+ * which the reading without "software" reads better ("Senior Software Engineer - Backend
+ * (Python)").
+ */
+function qualifierChoices(part: TitlePart, name: string): Choice[] {
+  const { head, qualifiers } = qualifiersOf(part.typed);
+  if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
+  const read = qualifiers.map(({ text, company }) => {
+    const place = readLocation(text, false);
+    if (place) {
+      const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
+      return {
+        text,
+        skills: [] as string[],
+        clauses: locationClauses(place),
+        said: `"${text}" was read as ${as}`,
+      };
+    }
+    if (company) {
+      const clauses = [nameContaining('company.name_key', text)];
+      return { text, skills: [], clauses, said: `"${text}" was read as the company` };
+    }
+    const skills = splitAt(text, BETWEEN_SKILLS)
+      .map((skill) => skill.trim())
+      .filter((skill) => skill !== '')
+      .slice(0, MAX_SKILLS_LISTED);
+    return { text, skills, clauses: [], said: '' };
+  });
+  // The skills of every other part are one list: "(AWS, Terraform)" is two parts, either skill.
+  const listed = read.filter(({ skills }) => skills.length > 0);
+  const keys = [...new Set(listed.flatMap(({ skills }) => skills.flatMap((skill) => skillKeys(skill).keys)))];
+  const others = read.filter(({ skills }) => skills.length === 0);
+  if (others.length === read.length && others.every(({ text }) => readLocation(text, false))) return [];
+  const headClauses = withRoleNouns(sequenceOf(head).concepts).map(clauseOf);
+  const quoted = listInWords(
+    listed.map(({ text }) => `"${text}"`),
+    'and',
+  );
+  const asSkills =
+    listed.length === 0
+      ? []
+      : [
+          `${quoted} ${listed.length > 1 ? 'were' : 'was'} read as ${keys.length > 1 ? 'skills' : 'a skill'} the role lists`,
+        ];
+  const lead = `No role title has all of "${part.typed.trim()}", so`;
+  const otherClauses = others.flatMap(({ clauses }) => clauses);
+  const choices: Choice[] = [
+    {
+      name: `${name}_qualifiers`,
+      tier: 6,
+      clause: allOf([
+        ...headClauses,
+        ...otherClauses,
+        ...(keys.length > 0 ? [valuesClause('skills_key', keys)] : []),
+      ]),
+      note: `${lead} ${listInWords([...others.map(({ said }) => said), ...asSkills], 'and')}.`,
+    },
+  ];
+  if (listed.length > 0) {
+    const saidOthers =
+      others.length > 0
+        ? `, and ${listInWords(
+            others.map(({ said }) => said),
+            'and',
+          )}`
+        : '';
+    choices.push({
+      name: `${name}_head`,
+      tier: 7,
+      clause: allOf([...headClauses, ...otherClauses]),
+      note: `${lead} it was read without ${quoted}${saidOthers}.`,
+    });
+  }
+  return choices;
 }
 
 /**

@@ -215,6 +215,38 @@ describe('the second reading of a title', () => {
       choice.note,
     ]);
 
+  it('reads the parts of a job-board title after the first by what they are, after every other choice', () => {
+    const choice = (typed: string, suffix: string) =>
+      readTitle(typed, 'title').second?.choices.find((found) => found.name === `title_0_${suffix}`);
+    const stack = choice('DevOps Engineer (AWS, Terraform)', 'qualifiers');
+    expect(stack?.tier).toBe(6);
+    expect(stack?.clause).toEqual({
+      bool: {
+        filter: [
+          { term: { title_terms: 'devops' } },
+          { terms: { title_terms: ['engineer', 'developer'] } },
+          { terms: { skills_key: ['aws', 'terraform'] } },
+        ],
+      },
+    });
+    expect(stack?.note).toBe(
+      'No role title has all of "DevOps Engineer (AWS, Terraform)", so "AWS" and "Terraform" were read as skills the role lists.',
+    );
+    expect(choice('DevOps Engineer (AWS, Terraform)', 'head')).toMatchObject({
+      tier: 7,
+      note: 'No role title has all of "DevOps Engineer (AWS, Terraform)", so it was read without "AWS" and "Terraform".',
+    });
+    const employer = choice('Java Developer at Pixelstream, Berlin', 'qualifiers');
+    expect(JSON.stringify(employer?.clause)).toContain(
+      '{"wildcard":{"company.name_key":{"value":"*pixelstream*"}}}',
+    );
+    expect(employer?.note).toBe(
+      'No role title has all of "Java Developer at Pixelstream, Berlin", so "Pixelstream" was read as the company and "Berlin" was read as the location Berlin, Germany.',
+    );
+    // Only places after the first part: the places choice reads them.
+    expect(choice('Data Engineer - Berlin', 'qualifiers')).toBeUndefined();
+  });
+
   it('reads a word no title has as a skill, beside the rest of the title', () => {
     const reading = readTitle('javascript dev', 'title');
     const skill = reading.second?.choices?.find((choice) => choice.name === 'title_0_skill_0');
