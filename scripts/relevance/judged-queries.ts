@@ -415,4 +415,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     skills: ['Spark', 'Databricks'],
   }),
   title('word order', 'Software Engineer - Payments', role('Software')),
+  // Words typed to leave out, as search engines take them.
+  title('trap', 'senior -lead python', /^(?!.*\bLead\b).*\bSenior\b.*\bPython\b/i),
+  title('trap', 'data engineer NOT big', /^(?!.*\bBig\b).*\bData\b.*\b(Engineer|Developer)\b/i),
 ];

@@ -124,7 +124,7 @@ const leadFilterShape = {
   title: text(200)
     .optional()
     .describe(
-      'Job title words, each in the title in any order and case, e.g. "backend engineer". Plurals, hyphens and common abbreviations are understood ("ML engineers", "front-end dev", "CTO", "Sr."/"Jr."); beside a specialty, engineer and developer are read alike; "A/B" and "A or B" mean either; "jobs", "roles" and "positions" are ignored; an employer\'s level numbers ("Software Engineer II") are left out: use experience_level. When nothing matches as typed, the title is read with close spellings, with a word no title has as a skill ("javascript developer"), with the place or "(Remote)" of a job-board title as filters, and without "software" beside a specialty ("Software Engineer, Backend"). notes say how the title was read.',
+      'Job title words, each in the title in any order and case, e.g. "backend engineer". Plurals, hyphens and common abbreviations are understood ("ML engineers", "front-end dev", "CTO", "Sr."/"Jr."); beside a specialty, engineer and developer are read alike; "A/B" and "A or B" mean either; "jobs", "roles" and "positions" are ignored; an employer\'s level numbers ("Software Engineer II") are left out: use experience_level; a word after "-" or NOT is excluded ("senior -lead python"). When nothing matches as typed, the title is read with close spellings, with a word no title has as a skill ("javascript developer"), with the place or "(Remote)" of a job-board title as filters, and without "software" beside a specialty ("Software Engineer, Backend"). notes say how the title was read.',
     ),
   location: locationParam.optional(),
   radius_km: radiusKmParam.optional(),

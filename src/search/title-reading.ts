@@ -692,7 +692,50 @@ function slashedAlternatives(typed: string): string[] {
  * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in
  * any order; titles separated by " / " or "or" are alternatives. `field` names the parameter in errors.
  */
+/**
+ * Words typed to leave out, as search engines take them: after a dash that starts a word ("senior
+ * -lead python") or after NOT in capitals ("java NOT spring"). A dash inside a word ("front-end")
+ * or between spaces ("Data Engineer - London") is no exclusion.
+ */
+const EXCLUDED_WORD = /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)/gu;
+const MAX_EXCLUDED_WORDS = 4;
+
+/**
+ * `title`: the reading of the words typed (`readTitleWords`), without the roles whose title has a
+ * word typed to leave out; every choice of its second reading leaves them out too.
+ */
 export function readTitle(typed: string, field: string): TextReading {
+  const excluded = [...typed.matchAll(EXCLUDED_WORD)].map((match) => match[1] as string);
+  if (excluded.length === 0) return readTitleWords(typed, field);
+  if (excluded.length > MAX_EXCLUDED_WORDS) {
+    throw new InvalidArgument(
+      field,
+      `leaves out ${excluded.length} words; at most ${MAX_EXCLUDED_WORDS} can be left out ("-lead", "NOT manager").`,
+    );
+  }
+  const words = [...new Set(excluded.flatMap((word) => analyse(word)))];
+  const notTitled: Query = valuesClause('title_terms', words);
+  const without = (clause: Query): Query => ({ bool: { filter: [clause], must_not: [notTitled] } });
+  const rest = typed.replace(EXCLUDED_WORD, ' ').replace(/\s+/g, ' ').trim();
+  const leftOut = `Left out the roles whose title has ${listInWords(
+    excluded.map((word) => `"${word}"`),
+    'or',
+  )}.`;
+  if (rest === '') return { clause: { bool: { must_not: [notTitled] } }, note: leftOut };
+  const reading = readTitleWords(rest, field);
+  const second = reading.second && {
+    ...reading.second,
+    clause: without(reading.second.clause),
+    choices: reading.second.choices.map((choice) => ({ ...choice, clause: without(choice.clause) })),
+  };
+  return {
+    clause: without(reading.clause),
+    note: [reading.note, leftOut].filter((note) => note !== undefined).join(' '),
+    ...(second ? { second } : {}),
+  };
+}
+
+function readTitleWords(typed: string, field: string): TextReading {
   const parts = titleAlternatives(typed)
     .map((text) => ({ text, sequence: sequenceOf(text) }))
     .filter((part) => part.sequence.concepts.length > 0);

@@ -233,6 +233,16 @@ describe('relevance over the seeded data', () => {
     );
   });
 
+  it('leaves out the roles whose title has a word typed after a dash', async () => {
+    const total = async (title: string) => (await callOk(client, 'search_leads', { title })).total;
+    const all = await total('python developer');
+    const senior = await total('senior python developer');
+    expect(senior).toBeGreaterThan(0);
+    const others = await callOk(client, 'search_leads', { title: 'python developer -senior' });
+    expect(others.total).toBe(all - senior);
+    expect(others.notes.join(' ')).toContain('Left out the roles whose title has "senior".');
+  });
+
   it('reads a place "or remote" as roles in the place or remote roles anywhere', async () => {
     const meant = open.filter((lead) => lead.location.city === 'London' || lead.work_type === 'Remote');
     const inLondon = open.filter((lead) => lead.location.city === 'London');

@@ -207,6 +207,35 @@ describe('alternatives in a title', () => {
   });
 });
 
+describe('words typed to leave out', () => {
+  it('leaves out the roles whose title has a word after a dash or NOT, in every reading', () => {
+    const reading = readTitle('senior -lead python NOT manager', 'title');
+    const notTitled = { terms: { title_terms: ['lead', 'manager'] } };
+    expect(reading.clause).toEqual({
+      bool: { filter: [readTitle('senior python', 'title').clause], must_not: [notTitled] },
+    });
+    expect(reading.note).toBe('Left out the roles whose title has "lead" or "manager".');
+    for (const choice of reading.second?.choices ?? []) {
+      expect(choice.clause, choice.name).toMatchObject({ bool: { must_not: [notTitled] } });
+    }
+    expect(readTitle('-intern', 'title').clause).toEqual({
+      bool: { must_not: [{ term: { title_terms: 'intern' } }] },
+    });
+  });
+
+  it('takes no dash inside a word or between spaces, nor a "not" in small letters, as leaving out', () => {
+    for (const typed of ['front-end developer', 'Data Engineer - London', 'not a developer']) {
+      expect(JSON.stringify(readTitle(typed, 'title').clause), typed).not.toContain('must_not');
+    }
+  });
+
+  it('refuses more than four words to leave out, naming the field', () => {
+    expect(() => readTitle('engineer -a1 -b2 -c3 -d4 -e5', 'hiring_for_title')).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', details: { field: 'hiring_for_title' } }),
+    );
+  });
+});
+
 describe('the second reading of a title', () => {
   const choicesOf = (typed: string) =>
     (readTitle(typed, 'title').second?.choices ?? []).map((choice) => [
