@@ -289,7 +289,7 @@ const LONGEST_TYPED_RUN_BEYOND = 3;
  * of the text reads as them.
  */
 function asTyped(typed: string, words: string): string {
-  const tokens = [...typed.matchAll(/[^\s,;:|()[\]/]+/gu)];
+  const tokens = [...typed.matchAll(/[^\s,;:|()[\]/"“”«»]+/gu)];
   const longest = words.split(' ').length + LONGEST_TYPED_RUN_BEYOND;
   for (let start = 0; start < tokens.length; start++) {
     const first = tokens[start] as RegExpExecArray;
@@ -704,7 +704,9 @@ const MAX_EXCLUDED_WORDS = 4;
  * `title`: the reading of the words typed (`readTitleWords`), without the roles whose title has a
  * word typed to leave out; every choice of its second reading leaves them out too.
  */
-export function readTitle(typed: string, field: string): TextReading {
+export function readTitle(typedWithQuotes: string, field: string): TextReading {
+  // Quotes around the title ("\"python developer\"") are no words of it.
+  const typed = trimEdges(typedWithQuotes, (character) => /[\s"“”«»]/.test(character));
   const excluded = [...typed.matchAll(EXCLUDED_WORD)].map((match) => match[1] as string);
   if (excluded.length === 0) return readTitleWords(typed, field);
   if (excluded.length > MAX_EXCLUDED_WORDS) {

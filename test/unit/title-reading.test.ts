@@ -207,6 +207,15 @@ describe('alternatives in a title', () => {
   });
 });
 
+describe('quotes around a title', () => {
+  it('are not part of the words the notes quote', () => {
+    expect(readTitle('"python developer"', 'title')).toEqual(readTitle('python developer', 'title'));
+    expect(readTitle('“Rust engineer”', 'title').note).toBe(
+      'Read the title "Rust engineer" with "engineer" as Engineer or Developer.',
+    );
+  });
+});
+
 describe('words typed to leave out', () => {
   it('leaves out the roles whose title has a word after a dash or NOT, in every reading', () => {
     const reading = readTitle('senior -lead python NOT manager', 'title');
