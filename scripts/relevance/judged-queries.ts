@@ -415,6 +415,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     skills: ['Spark', 'Databricks'],
   }),
   title('word order', 'Software Engineer - Payments', role('Software')),
+  // Two skills joined by "or" or a spaced slash, and frameworks by a short name.
+  skills('skill alias', ['Kafka or RabbitMQ'], ['Kafka', 'RabbitMQ']),
+  skills('skill alias', ['Power BI / Tableau'], ['Power BI', 'Tableau']),
+  skills('skill alias', ['Next'], ['Next.js']),
+  skills('skill alias', ['nuxt'], ['Vue.js']),
   // Words typed to leave out, as search engines take them.
   title('trap', 'senior -lead python', /^(?!.*\bLead\b).*\bSenior\b.*\bPython\b/i),
   title('trap', 'data engineer NOT big', /^(?!.*\bBig\b).*\bData\b.*\b(Engineer|Developer)\b/i),

@@ -112,14 +112,15 @@ interface KeyedReading {
 }
 
 /**
- * Brackets and commas always part a typed skill; a slash, "&" or "and" only between single words
- * of 3 letters or more ("GCP/BigQuery", "Python and Django", not "CI/CD" or "SAP S/4HANA").
+ * Brackets, commas and a slash between spaces always part a typed skill; a slash, "&", "and" or
+ * "or" only between single words of 3 letters or more ("GCP/BigQuery", "Python and Django",
+ * "Kafka or RabbitMQ", not "CI/CD" or "SAP S/4HANA").
  */
 function skillParts(text: string): string[] {
   const parts = text
-    .split(/[()[\],;|]/)
+    .split(/[()[\],;|]|\s\/\s/)
     .flatMap((part) => {
-      const sides = splitAt(part, /[/&]| and /i).map((side) => side.trim());
+      const sides = splitAt(part, /[/&]| and | or /i).map((side) => side.trim());
       return sides.length > 1 && sides.every((side) => /^[\p{L}\p{N}.#+-]{3,}$/u.test(side)) ? sides : [part];
     })
     .map((part) => part.trim())
@@ -366,7 +367,7 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
   const choices: Choice[] = [];
   const seen = new Set(firstKeys);
   for (const typed of names) {
-    const words = typed.trim().split(/[\s_-]+/);
+    const words = typed.trim().split(/[\s_/-]+/);
     if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(matchKey(typed))) continue;
     for (let length = words.length - 1; length >= 1; length -= 1) {
       for (let start = 0; start + length <= words.length; start += 1) {

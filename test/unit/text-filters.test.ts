@@ -52,6 +52,14 @@ describe('reading skills and industries', () => {
       clause: { terms: { skills_key: ['pythondjango', 'python', 'django'] } },
       note: 'Read the skill "Python and Django" as Python or Django.',
     });
+    expect(readSkills(['Kafka or RabbitMQ']).note).toBe(
+      'Read the skill "Kafka or RabbitMQ" as Kafka or RabbitMQ.',
+    );
+    expect(readSkills(['Power BI / Tableau']).clause).toEqual({
+      terms: { skills_key: ['powerbitableau', 'powerbi', 'tableau'] },
+    });
+    expect(readSkills(['CI / CD']).clause).toMatchObject({ terms: { skills_key: ['cicd', 'ci', 'cd'] } });
+    expect(readSkills(['Next']).note).toBe('Read the skill "Next" as Next.js.');
     // Words of a name are not noise in its middle, and a name of noise alone reads as itself.
     expect(readSkills(['Natural Language Processing']).clause).toEqual({ term: { skills_key: 'nlp' } });
     expect(readSkills(['programming']).clause).toEqual({ term: { skills_key: 'programming' } });
