@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { LeadDoc } from '../../src/domain/documents.js';
-import type { ExperienceLevel, WorkType } from '../../src/domain/enums.js';
+import type { EmploymentType, ExperienceLevel, WorkType } from '../../src/domain/enums.js';
 import { parseToolArguments } from '../../src/mcp/arguments.js';
 import { marketInsightsInput, searchCompaniesInput, searchLeadsInput } from '../../src/schemas/inputs.js';
 import { buildCompanyRanking } from '../../src/search/company-query.js';
@@ -35,6 +35,7 @@ export interface Means {
   /** …or, given instead, one of these cities (names as the data spells them). */
   cities?: readonly string[];
   workType?: WorkType;
+  employmentType?: EmploymentType;
   levels?: readonly ExperienceLevel[];
   /** Nothing in the index is what the person means: any match is a wrong one. */
   nothing?: true;
@@ -49,7 +50,10 @@ export interface Judged {
   means: Means;
 }
 
-export type UniverseLead = Pick<LeadDoc, 'id' | 'title' | 'skills' | 'industry' | 'work_type'> & {
+export type UniverseLead = Pick<
+  LeadDoc,
+  'id' | 'title' | 'skills' | 'industry' | 'work_type' | 'employment_type'
+> & {
   experience_level?: ExperienceLevel;
   location?: Pick<LeadDoc['location'], 'city' | 'country_code'>;
   company?: Pick<LeadDoc['company'], 'id'>;
@@ -102,6 +106,7 @@ async function loadUniverse(client: Client, index: string): Promise<UniverseLead
           'skills',
           'industry',
           'work_type',
+          'employment_type',
           'experience_level',
           'location.city',
           'location.country_code',
@@ -125,6 +130,7 @@ export function isRelevant(lead: UniverseLead, means: Means): boolean {
   if (means.countries && !means.countries.includes(lead.location?.country_code ?? '')) return false;
   if (means.cities && !means.cities.includes(lead.location?.city ?? '')) return false;
   if (means.workType && lead.work_type !== means.workType) return false;
+  if (means.employmentType && lead.employment_type !== means.employmentType) return false;
   if (means.levels && !means.levels.includes(lead.experience_level as ExperienceLevel)) return false;
   return true;
 }

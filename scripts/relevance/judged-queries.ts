@@ -1,4 +1,4 @@
-import type { WorkType } from '../../src/domain/enums.js';
+import type { EmploymentType, WorkType } from '../../src/domain/enums.js';
 
 /**
  * The relevance suite's judged queries (docs/search-quality.md): what people type into
@@ -33,6 +33,7 @@ export interface JudgedQuery {
     /** The role is in one of these cities (names as the data spells them). */
     cities?: readonly string[];
     workType?: WorkType;
+    employmentType?: EmploymentType;
   };
 }
 
@@ -420,6 +421,16 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['Power BI / Tableau'], ['Power BI', 'Tableau']),
   skills('skill alias', ['Next'], ['Next.js']),
   skills('skill alias', ['nuxt'], ['Vue.js']),
+  // Words of a work arrangement or employment type inside a title (read as those filters).
+  titleAt('word order', 'senior remote react developer', {
+    title: /\bSenior React (Engineer|Developer)\b/i,
+    workType: 'Remote',
+  }),
+  titleAt('word order', 'contract java developer', { title: role('Java'), employmentType: 'Contract' }),
+  titleAt('word order', 'part time data analyst', {
+    title: /\bData Analyst\b/i,
+    employmentType: 'Part-time',
+  }),
   // Words typed to leave out, as search engines take them.
   title('trap', 'senior -lead python', /^(?!.*\bLead\b).*\bSenior\b.*\bPython\b/i),
   title('trap', 'data engineer NOT big', /^(?!.*\bBig\b).*\bData\b.*\b(Engineer|Developer)\b/i),

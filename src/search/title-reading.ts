@@ -1,7 +1,9 @@
 import { analyse } from '../domain/analysis.js';
-import type { ExperienceLevel } from '../domain/enums.js';
+import { EMPLOYMENT_TYPES, type ExperienceLevel } from '../domain/enums.js';
 import { listInWords, splitAt, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
+import { fixedValuesMeant } from '../reference/fixed-values.js';
+import { workArrangementIn } from '../reference/regions.js';
 import {
   EXPERIENCE_LEVEL_WORDS,
   IGNORED_LEVEL_WORDS,
@@ -406,6 +408,56 @@ function placeAtTheStart(kept: readonly string[]) {
   return undefined;
 }
 
+/** Words of a work arrangement or employment type read from a title: "part time", "fully remote". */
+const LONGEST_TERMS_OF_WORK = 3;
+
+/**
+ * The words of a title, anywhere in it, that name a work arrangement ("senior remote react
+ * developer") or an employment type ("contract java developer", "part time data analyst") by the
+ * names `location` and `employment_type` know, read as those filters, and the rest of the title;
+ * none when no such word is found or no word is left, or an employment type leaves one word only.
+ * Not "intern": titles have it.
+ */
+function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: string[] } | undefined {
+  const words = title.split(/\s+/).filter((word) => word !== '');
+  const rest: string[] = [];
+  const clauses: Query[] = [];
+  const notes: string[] = [];
+  let employment = false;
+  for (let index = 0; index < words.length; ) {
+    const found = termOfWorkAt(words, index);
+    if (!found) {
+      rest.push(words[index] as string);
+      index += 1;
+      continue;
+    }
+    clauses.push(valuesClause(found.filter, found.values));
+    const says = `${found.filter} ${listInWords(found.values, 'or')}`;
+    notes.push(`No role title has "${found.typed}", so it was read as ${says}.`);
+    employment ||= found.filter === 'employment_type';
+    index += found.length;
+  }
+  // An employment word beside one other word may be part of a role's name ("Contract Manager").
+  if (clauses.length === 0 || rest.length === 0 || (employment && rest.length < 2)) return undefined;
+  return { rest: rest.join(' '), clauses, notes };
+}
+
+function termOfWorkAt(
+  words: readonly string[],
+  index: number,
+): { typed: string; length: number; filter: 'work_type' | 'employment_type'; values: string[] } | undefined {
+  for (let length = Math.min(LONGEST_TERMS_OF_WORK, words.length - index); length >= 1; length--) {
+    const typed = words.slice(index, index + length).join(' ');
+    const arrangement = workArrangementIn(typed);
+    if (arrangement?.rest === '')
+      return { typed, length, filter: 'work_type', values: arrangement.workTypes };
+    const employment = typed.length >= 3 ? fixedValuesMeant(EMPLOYMENT_TYPES, typed) : undefined;
+    if (employment && !employment.includes('Internship'))
+      return { typed, length, filter: 'employment_type', values: [...employment] };
+  }
+  return undefined;
+}
+
 /**
  * The choices of the second reading of one title (or of one of several titles separated by " / "),
  * in order of preference (`tier`): the parts after the first that name a place or work arrangement
@@ -474,6 +526,19 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
         ...withRoleNouns(sequenceOf(leading.kept.join(' ')).concepts).map(clauseOf),
       ]),
       note: [...placeNotes, placeNote(leading.place)].join(' '),
+    });
+  }
+  const terms = termsOfWork(kept.join(' '));
+  if (terms) {
+    choices.push({
+      name: `${name}_terms_of_work`,
+      tier: 3,
+      clause: allOf([
+        ...located,
+        ...terms.clauses,
+        ...withRoleNouns(sequenceOf(terms.rest).concepts).map(clauseOf),
+      ]),
+      note: [...placeNotes, ...terms.notes].join(' '),
     });
   }
   choices.push(...qualifierChoices(part, name));

@@ -285,6 +285,33 @@ describe('the second reading of a title', () => {
     expect(choice('Data Engineer - Berlin', 'qualifiers')).toBeUndefined();
   });
 
+  it('reads words of a work arrangement or employment type anywhere in a title as those filters', () => {
+    const terms = (typed: string) =>
+      readTitle(typed, 'title').second?.choices.find((choice) => choice.name === 'title_0_terms_of_work');
+    expect(terms('contract java developer')).toMatchObject({
+      tier: 3,
+      clause: {
+        bool: {
+          filter: [
+            { term: { employment_type: 'Contract' } },
+            { term: { title_terms: 'java' } },
+            { terms: { title_terms: ['engineer', 'developer'] } },
+          ],
+        },
+      },
+      note: 'No role title has "contract", so it was read as employment_type Contract.',
+    });
+    expect(terms('senior remote react developer')?.note).toBe(
+      'No role title has "remote", so it was read as work_type Remote.',
+    );
+    expect(terms('part time data analyst')?.note).toBe(
+      'No role title has "part time", so it was read as employment_type Part-time.',
+    );
+    // An employment word beside one word may name the role; "intern" is in titles.
+    expect(terms('Contract Manager')).toBeUndefined();
+    expect(terms('software engineering intern')).toBeUndefined();
+  });
+
   it('reads a word no title has as a skill, beside the rest of the title', () => {
     const reading = readTitle('javascript dev', 'title');
     const skill = reading.second?.choices?.find((choice) => choice.name === 'title_0_skill_0');
