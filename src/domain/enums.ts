@@ -63,3 +63,6 @@ export type Currency = (typeof CURRENCIES)[number];
 export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
 export type SignalCategory = (typeof SIGNAL_CATEGORIES)[number];
 export type SignalPolarity = (typeof SIGNAL_POLARITIES)[number];
+
+/** The bounds of `radius_km`, and of a distance typed in a location ("within 30 km of Berlin"). */
+export const RADIUS_KM = { min: 1, max: 200 } as const;

@@ -7,6 +7,7 @@ import {
   INSIGHT_BREAKDOWN_BY,
   INSIGHT_GROUP_BY,
   INSIGHT_METRICS,
+  RADIUS_KM,
   SIGNAL_CATEGORIES,
   SIGNAL_COUNTRIES,
   SIGNAL_POLARITIES,
@@ -102,12 +103,12 @@ const postedWithinDaysParam = wholeNumberBetween(1, 365).describe(
   'Only roles posted on or after today (UTC) minus this many days, 1 to 365.',
 );
 
-const radiusKmParam = wholeNumberBetween(1, 200).describe(
-  'Radius in km around the city named in location, 1 to 200. Needs location to be a city (not a region or country).',
+const radiusKmParam = wholeNumberBetween(RADIUS_KM.min, RADIUS_KM.max).describe(
+  `Radius in km around the city named in location, ${RADIUS_KM.min} to ${RADIUS_KM.max}. Needs location to be a city (not a region or country).`,
 );
 
 const locationParam = text(100).describe(
-  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München", "German"); a group of countries or an area ("Europe", "EMEA", "DACH", "Nordics", "Bay Area"); or a work arrangement, alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). Several places may be named together ("London or Manchester", "Germany and Austria"), and a place "or remote" ("Dublin or remote": roles there, or remote roles anywhere). A misspelt name is read as the closest place and notes say so; an unrecognised place gives no results and a note.',
+  'Any city, region or country of the world: name or ISO code, any case, with common aliases ("London", "Bavaria", "UK", "DE", "München", "German"); a group of countries or an area ("Europe", "EMEA", "DACH", "Nordics", "Bay Area"); or a work arrangement, alone or with a place ("remote", "Remote UK", "Berlin (hybrid)"), read as work_type. A name several places share means the most populous; qualify it with a country or region ("London, CA", "Cambridge, US", "Portland, OR"). Several places may be named together ("London or Manchester", "Germany and Austria"), and a place "or remote" ("Dublin or remote": roles there, or remote roles anywhere); a distance typed with a city is read as radius_km ("within 30 km of Berlin"). A misspelt name is read as the closest place and notes say so; an unrecognised place gives no results and a note.',
 );
 
 const industryParam = text(100).describe(

@@ -70,7 +70,8 @@ const FILTER_DIMENSIONS: Partial<Record<keyof MarketInsightsArgs['filters'], Dim
 
 /**
  * The dimensions the filters read, or undefined when one of them is not kept by any view. A
- * location that names a work arrangement ("Remote UK", "remote") reads the work type too.
+ * location that names a work arrangement ("Remote UK", "remote") reads the work type too, and one
+ * with a distance ("within 30 km of Berlin") a radius.
  */
 function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] | undefined {
   const dims = new Set<Dimension>(['agency']);
@@ -81,6 +82,8 @@ function filterDimensions(filters: MarketInsightsArgs['filters']): Dimension[] |
     dims.add(dim);
   }
   const location = filters.location === undefined ? undefined : readLocation(filters.location, true);
+  // A distance typed in it is a radius: the cells keep no coordinates.
+  if (location?.radiusKm !== undefined) return undefined;
   if (location?.workTypes.length || location?.orAnywhere) dims.add('work_type');
   return [...dims];
 }

@@ -76,7 +76,8 @@ function placeClauses(
     unknownPlace: false,
     nothingFoundNotes: reading.note ? [] : [`Read the location "${location}" as ${reading.says}.`],
   };
-  if (radiusKm === undefined) return { filter: locationClauses(reading), ...read };
+  const radius = radiusKm ?? reading.radiusKm;
+  if (radius === undefined) return { filter: locationClauses(reading), ...read };
   const city = cityOf(reading);
   if (!city) {
     const what = reading.place ? `a ${reading.place.kind}` : 'not one city';
@@ -86,7 +87,7 @@ function placeClauses(
     );
   }
   const geo: Query = {
-    geo_distance: { distance: `${radiusKm}km`, 'location.geo': { lat: city.lat, lon: city.lon } },
+    geo_distance: { distance: `${radius}km`, 'location.geo': { lat: city.lat, lon: city.lon } },
   };
   return { filter: locationClauses(reading, geo), ...read };
 }

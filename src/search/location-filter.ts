@@ -1,4 +1,4 @@
-import type { WorkType } from '../domain/enums.js';
+import { RADIUS_KM, type WorkType } from '../domain/enums.js';
 import { listInWords, splitAt } from '../domain/words.js';
 import {
   type City,
@@ -33,16 +33,22 @@ export interface LocationReading {
   note?: string;
   /** Named as an alternative ("Dublin or remote"): roles of these work types anywhere also match. */
   orAnywhere?: WorkType[];
+  /** A distance typed with a city ("within 30 km of Berlin"): the radius around it. */
+  radiusKm?: number;
 }
 
 type PlaceOnly = Omit<LocationReading, 'workTypes'>;
 
 /** At most this many places named together ("London or Manchester"). */
 const MAX_PLACES_NAMED = 5;
-/** Words around a place's name that say "thereabouts": "near Munich", "London area", "Greater Munich". */
-const VICINITY_BEFORE = /^(?:near|around|close to|nearby|greater) /i;
+/**
+ * Words around a place's name that say "thereabouts" or "there": "near Munich", "London area",
+ * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide".
+ */
+const VICINITY_BEFORE =
+  /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over)(?: the)? /i;
 const VICINITY_AFTER =
-  / (?:area|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)$/i;
+  /(?: (?:area|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
 
 /** One place, or several named together; undefined when a part names none. */
 function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
@@ -132,7 +138,39 @@ function qualifiedWithoutComma(text: string): ResolvedPlace | undefined {
  * read without it.
  */
 export function readLocation(text: string, closeSpellings: boolean): LocationReading | undefined {
-  return placeOrAnywhere(text, closeSpellings) ?? placeAndArrangement(text, closeSpellings);
+  return (
+    withinDistance(text, closeSpellings) ??
+    placeOrAnywhere(text, closeSpellings) ??
+    placeAndArrangement(text, closeSpellings)
+  );
+}
+
+/** A distance in kilometres or miles: "30km", "30 km", "20 miles". */
+const DISTANCE = /(\d{1,3})\s?(km|kms|kilometers|kilometres|mi|miles)\b/i;
+/** Words and signs that join a distance to its city: "within 30 km of Berlin", "Berlin (+50km)". */
+const DISTANCE_WORDS = /\b(?:within|of|from|around|radius)\b|[+()]/gi;
+const KM_PER_MILE = 1.609;
+
+/**
+ * A city with a distance typed around it ("within 30 km of Berlin", "20 miles from Manchester",
+ * "Berlin +50km"): the radius, as `radius_km` would give it (which wins when both are given),
+ * brought within its bounds with a note. Only with one city.
+ */
+function withinDistance(text: string, closeSpellings: boolean): LocationReading | undefined {
+  const match = DISTANCE.exec(text);
+  if (!match) return undefined;
+  const miles = /^mi/i.test(match[2] as string);
+  const typedKm = Math.round(Number(match[1]) * (miles ? KM_PER_MILE : 1));
+  const km = Math.min(Math.max(typedKm, RADIUS_KM.min), RADIUS_KM.max);
+  const rest = `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`
+    .replace(DISTANCE_WORDS, ' ')
+    .replace(/[\s,]+/g, ' ')
+    .trim();
+  const place = placeAndArrangement(rest, closeSpellings);
+  if (place?.place?.kind !== 'city' || place.keys.length !== 1) return undefined;
+  const says = `within ${km} km of ${place.says}`;
+  const bound = km === typedKm ? '' : ` (a radius is ${RADIUS_KM.min} to ${RADIUS_KM.max} km)`;
+  return { ...place, radiusKm: km, says, note: `Read the location "${text}" as ${says}${bound}.` };
 }
 
 /**

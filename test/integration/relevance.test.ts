@@ -233,6 +233,17 @@ describe('relevance over the seeded data', () => {
     );
   });
 
+  it('reads a distance typed with a city as radius_km', async () => {
+    const typed = await callOk(client, 'search_leads', { location: 'within 70 km of London' });
+    const given = await callOk(client, 'search_leads', { location: 'London', radius_km: 70 });
+    const city = await callOk(client, 'search_leads', { location: 'London' });
+    expect(typed.total).toBe(given.total);
+    expect(typed.total).toBeGreaterThan(city.total);
+    expect(typed.notes).toEqual([
+      'Read the location "within 70 km of London" as within 70 km of London, United Kingdom.',
+    ]);
+  });
+
   it('leaves out the roles whose title has a word typed after a dash', async () => {
     const total = async (title: string) => (await callOk(client, 'search_leads', { title })).total;
     const all = await total('python developer');

@@ -86,7 +86,34 @@ describe('reading a location', () => {
     expect(readLocation('Narnia or remote', true)).toBeUndefined();
   });
 
+  it('reads a city with a distance typed around it as a radius, within the bounds of radius_km', () => {
+    const berlin = resolvePlace('Berlin');
+    for (const typed of ['within 30km of Berlin', 'Berlin +30km', 'Berlin (30 km)', '30 km around Berlin']) {
+      const reading = readLocation(typed, true);
+      expect(reading?.radiusKm, typed).toBe(30);
+      expect(reading?.place, typed).toEqual(berlin);
+      expect(reading?.note, typed).toBe(`Read the location "${typed}" as within 30 km of Berlin, Germany.`);
+    }
+    expect(readLocation('20 miles from Manchester', true)?.radiusKm).toBe(32);
+    expect(readLocation('within 500 km of Berlin', true)).toMatchObject({
+      radiusKm: 200,
+      note: 'Read the location "within 500 km of Berlin" as within 200 km of Berlin, Germany (a radius is 1 to 200 km).',
+    });
+    // Only around one city.
+    expect(readLocation('within 30 km of Germany', true)?.radiusKm).toBeUndefined();
+  });
+
   it('reads a place named with words of its vicinity as the place', () => {
+    for (const [typed, says] of [
+      ['based in Berlin', 'Berlin, Germany'],
+      ['anywhere in the UK', 'United Kingdom'],
+      ['UK-based', 'United Kingdom'],
+      ['UK-wide', 'United Kingdom'],
+    ]) {
+      expect(readLocation(typed, true)?.note, typed).toBe(`Read the location "${typed}" as ${says}.`);
+    }
+    // A name with an article is the place itself.
+    expect(readLocation('The Hague', true)?.note).toBeUndefined();
     expect(readLocation('near Munich', true)).toMatchObject({
       keys: ['city:2867714'],
       note: 'Read the location "near Munich" as Munich, Germany.',

@@ -323,6 +323,7 @@ describe('which view answers an insight', () => {
       { group_by: 'company' },
       { group_by: 'city', filters: { skills: ['Go'] } },
       { group_by: 'city', filters: { location: 'Berlin', radius_km: 20 } },
+      { group_by: 'city', filters: { location: 'within 20 km of Berlin' } },
       { group_by: 'city', filters: { company_id: 'co_AAAAAAAAAA' } },
       { group_by: 'skill', breakdown_by: 'work_type' },
       { group_by: 'title', filters: { location: 'DE' } },
