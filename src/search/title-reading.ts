@@ -516,31 +516,21 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   // Less preferred than a skill: many titles start with a word that is also some town's name
   // ("Java Developer", "Mobile Engineer", "Rust Developer").
   const leading = places.length < MAX_TITLE_PLACES ? placeAtTheStart(kept) : undefined;
+  // The places of choice 1 and `clauses` as filters, and `rest` as the title.
+  const asFilters = (suffix: string, clauses: Query[], rest: string, notes: string[]): Choice => ({
+    name: `${name}_${suffix}`,
+    tier: 3,
+    clause: allOf([...located, ...clauses, ...withRoleNouns(sequenceOf(rest).concepts).map(clauseOf)]),
+    note: [...placeNotes, ...notes].join(' '),
+  });
   if (leading) {
-    choices.push({
-      name: `${name}_leading_place`,
-      tier: 3,
-      clause: allOf([
-        ...located,
-        ...locationClauses(leading.place.reading),
-        ...withRoleNouns(sequenceOf(leading.kept.join(' ')).concepts).map(clauseOf),
-      ]),
-      note: [...placeNotes, placeNote(leading.place)].join(' '),
-    });
+    const { place } = leading;
+    choices.push(
+      asFilters('leading_place', locationClauses(place.reading), leading.kept.join(' '), [placeNote(place)]),
+    );
   }
   const terms = termsOfWork(kept.join(' '));
-  if (terms) {
-    choices.push({
-      name: `${name}_terms_of_work`,
-      tier: 3,
-      clause: allOf([
-        ...located,
-        ...terms.clauses,
-        ...withRoleNouns(sequenceOf(terms.rest).concepts).map(clauseOf),
-      ]),
-      note: [...placeNotes, ...terms.notes].join(' '),
-    });
-  }
+  if (terms) choices.push(asFilters('terms_of_work', terms.clauses, terms.rest, terms.notes));
   choices.push(...qualifierChoices(part, name));
   const implied = [
     {

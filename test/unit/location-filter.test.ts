@@ -109,7 +109,7 @@ describe('reading a location', () => {
       ['anywhere in the UK', 'United Kingdom'],
       ['UK-based', 'United Kingdom'],
       ['UK-wide', 'United Kingdom'],
-    ]) {
+    ] as const) {
       expect(readLocation(typed, true)?.note, typed).toBe(`Read the location "${typed}" as ${says}.`);
     }
     // A name with an article is the place itself.
