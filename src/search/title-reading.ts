@@ -1,11 +1,12 @@
 import { analyse } from '../domain/analysis.js';
-import { EMPLOYMENT_TYPES, type ExperienceLevel } from '../domain/enums.js';
+import { EMPLOYMENT_TYPES, type EmploymentType, type ExperienceLevel } from '../domain/enums.js';
 import { listInWords, splitAt, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
-import { fixedValuesMeant } from '../reference/fixed-values.js';
 import { workArrangementIn } from '../reference/regions.js';
 import {
+  EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_WORDS,
+  fixedValueKey,
   IGNORED_LEVEL_WORDS,
   IMPLIED_BY_SPECIALTY,
   LONGEST_TITLE_TERM,
@@ -420,12 +421,14 @@ const LONGEST_TERMS_OF_WORK = 3;
  */
 function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: string[] } | undefined {
   const words = title.split(/\s+/).filter((word) => word !== '');
+  // One scan of the whole title first: most titles name no arrangement.
+  const arranged = workArrangementIn(title) !== undefined;
   const rest: string[] = [];
   const clauses: Query[] = [];
   const notes: string[] = [];
   let employment = false;
   for (let index = 0; index < words.length; ) {
-    const found = termOfWorkAt(words, index);
+    const found = termOfWorkAt(words, index, arranged);
     if (!found) {
       rest.push(words[index] as string);
       index += 1;
@@ -442,18 +445,25 @@ function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: st
   return { rest: rest.join(' '), clauses, notes };
 }
 
+/** The employment types by the key of their value or of another name ("parttime", "contractor"). */
+const EMPLOYMENT_BY_KEY: ReadonlyMap<string, EmploymentType> = new Map([
+  ...EMPLOYMENT_TYPES.map((value) => [fixedValueKey(value), value] as const),
+  ...EMPLOYMENT_TYPE_NAMES,
+]);
+
 function termOfWorkAt(
   words: readonly string[],
   index: number,
+  arranged: boolean,
 ): { typed: string; length: number; filter: 'work_type' | 'employment_type'; values: string[] } | undefined {
   for (let length = Math.min(LONGEST_TERMS_OF_WORK, words.length - index); length >= 1; length--) {
     const typed = words.slice(index, index + length).join(' ');
-    const arrangement = workArrangementIn(typed);
+    const arrangement = arranged ? workArrangementIn(typed) : undefined;
     if (arrangement?.rest === '')
       return { typed, length, filter: 'work_type', values: arrangement.workTypes };
-    const employment = typed.length >= 3 ? fixedValuesMeant(EMPLOYMENT_TYPES, typed) : undefined;
-    if (employment && !employment.includes('Internship'))
-      return { typed, length, filter: 'employment_type', values: [...employment] };
+    const employment = typed.length >= 3 ? EMPLOYMENT_BY_KEY.get(fixedValueKey(typed)) : undefined;
+    if (employment && employment !== 'Internship')
+      return { typed, length, filter: 'employment_type', values: [employment] };
   }
   return undefined;
 }
