@@ -16,14 +16,20 @@ import { until } from '../support/until.js';
 /**
  * The server serves again by itself, without a restart: a call succeeds. Polled rather than
  * asserted of the first call: on a loaded machine the first call after a dropped connection may
- * still run out of its 1 s while the driver finds the server again, and answer `unavailable`,
- * which its client retries.
+ * still run out of its 1 s while the driver finds the server again, and answer `unavailable` (or,
+ * from the credential check, HTTP 503), which its client retries.
  */
 async function servesAgain(send: () => Promise<CallToolResult>): Promise<void> {
-  let last: CallToolResult | undefined;
+  let last: CallToolResult | string | undefined;
   await until(
     async () => {
-      last = await send();
+      try {
+        last = await send();
+      } catch (error) {
+        // The credential check's outage answer (HTTP 503) is not serving yet either.
+        last = (error as Error).message;
+        return false;
+      }
       return !last.isError;
     },
     { timeoutMs: 10_000, what: 'a call to succeed again' },
