@@ -609,8 +609,9 @@ function qualifiersOf(typed: string): {
 
 /**
  * A job-board title's parts after the first read by what they are, the first part as typed: a
- * place or work arrangement as those filters, a part after " at " as the company, any other as
- * skills the role lists ("Full-Stack Engineer (React/Node)", "DevOps Engineer (AWS, Terraform)");
+ * place, work arrangement or employment type as those filters ("- Contract"), a part after " at "
+ * as the company, any other as skills the role lists ("Full-Stack Engineer (React/Node)",
+ * "DevOps Engineer (AWS, Terraform)");
  * then, least preferred, the title without the parts that are none of those ("Software Engineer -
  * Payments"). After every other choice: a part read as a skill may be a specialty ("Backend"),
  * which the reading without "software" reads better ("Senior Software Engineer - Backend
@@ -620,7 +621,8 @@ function qualifierChoices(part: TitlePart, name: string): Choice[] {
   const { head, qualifiers } = qualifiersOf(part.typed);
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
   const read = qualifiers.map(({ text, company }) => {
-    const place = readLocation(text, false);
+    // Another name of a skill is that skill, though a town has the name too ("(Spring)").
+    const place = skillKeys(text).names ? undefined : readLocation(text, false);
     if (place) {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {
@@ -629,6 +631,11 @@ function qualifierChoices(part: TitlePart, name: string): Choice[] {
         clauses: locationClauses(place),
         said: `"${text}" was read as ${as}`,
       };
+    }
+    const employment = EMPLOYMENT_BY_KEY.get(fixedValueKey(text));
+    if (employment && employment !== 'Internship') {
+      const clauses = [valuesClause('employment_type', [employment])];
+      return { text, skills: [], clauses, said: `"${text}" was read as employment_type ${employment}` };
     }
     if (company) {
       const clauses = [nameContaining('company.name_key', text)];

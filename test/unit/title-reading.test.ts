@@ -281,6 +281,9 @@ describe('the second reading of a title', () => {
     expect(employer?.note).toBe(
       'No role title has all of "Java Developer at Pixelstream, Berlin", so "Pixelstream" was read as the company and "Berlin" was read as the location Berlin, Germany.',
     );
+    expect(choice('Java Developer (Spring) - Contract', 'qualifiers')?.note).toBe(
+      'No role title has all of "Java Developer (Spring) - Contract", so "Contract" was read as employment_type Contract and "Spring" was read as a skill the role lists.',
+    );
     // Only places after the first part: the places choice reads them.
     expect(choice('Data Engineer - Berlin', 'qualifiers')).toBeUndefined();
   });
