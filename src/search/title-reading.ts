@@ -541,7 +541,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   }
   const terms = termsOfWork(kept.join(' '));
   if (terms) choices.push(asFilters('terms_of_work', terms.clauses, terms.rest, terms.notes));
-  choices.push(...qualifierChoices(part, name));
+  choices.push(...qualifierChoices(part, name, { head, qualifiers }));
   const implied = [
     {
       suffix: 'implied',
@@ -617,8 +617,11 @@ function qualifiersOf(typed: string): {
  * which the reading without "software" reads better ("Senior Software Engineer - Backend
  * (Python)").
  */
-function qualifierChoices(part: TitlePart, name: string): Choice[] {
-  const { head, qualifiers } = qualifiersOf(part.typed);
+function qualifierChoices(
+  part: TitlePart,
+  name: string,
+  { head, qualifiers }: ReturnType<typeof qualifiersOf>,
+): Choice[] {
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
   const read = qualifiers.map(({ text, company }) => {
     // Another name of a skill is that skill, though a town has the name too ("(Spring)").
@@ -627,6 +630,7 @@ function qualifierChoices(part: TitlePart, name: string): Choice[] {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {
         text,
+        place: true,
         skills: [] as string[],
         clauses: locationClauses(place),
         said: `"${text}" was read as ${as}`,
@@ -635,23 +639,30 @@ function qualifierChoices(part: TitlePart, name: string): Choice[] {
     const employment = EMPLOYMENT_BY_KEY.get(fixedValueKey(text));
     if (employment && employment !== 'Internship') {
       const clauses = [valuesClause('employment_type', [employment])];
-      return { text, skills: [], clauses, said: `"${text}" was read as employment_type ${employment}` };
+      return {
+        text,
+        place: false,
+        skills: [],
+        clauses,
+        said: `"${text}" was read as employment_type ${employment}`,
+      };
     }
     if (company) {
       const clauses = [nameContaining('company.name_key', text)];
-      return { text, skills: [], clauses, said: `"${text}" was read as the company` };
+      return { text, place: false, skills: [], clauses, said: `"${text}" was read as the company` };
     }
     const skills = splitAt(text, BETWEEN_SKILLS)
       .map((skill) => skill.trim())
       .filter((skill) => skill !== '')
       .slice(0, MAX_SKILLS_LISTED);
-    return { text, skills, clauses: [], said: '' };
+    return { text, place: false, skills, clauses: [], said: '' };
   });
   // The skills of every other part are one list: "(AWS, Terraform)" is two parts, either skill.
   const listed = read.filter(({ skills }) => skills.length > 0);
   const keys = [...new Set(listed.flatMap(({ skills }) => skills.flatMap((skill) => skillKeys(skill).keys)))];
   const others = read.filter(({ skills }) => skills.length === 0);
-  if (others.length === read.length && others.every(({ text }) => readLocation(text, false))) return [];
+  // Places only: the places choice reads them.
+  if (read.every(({ place }) => place)) return [];
   const headClauses = withRoleNouns(sequenceOf(head).concepts).map(clauseOf);
   const quoted = listInWords(
     listed.map(({ text }) => `"${text}"`),
