@@ -444,4 +444,17 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'network admin', /\bNetwork Engineer\b/i),
   title('synonym', 'reporting analyst', /\b(Business Intelligence|BI|Data) Analyst\b/i),
   title('synonym', 'DevSecOps engineer', /\b(DevOps|Security) Engineer\b/i),
+  // Titles naming the industry of the employer (read as the industry, second reading).
+  titleAt('industry', 'fintech java developer', { title: role('Java'), industries: ['Fintech'] }),
+  titleAt('industry', 'game developer', { title: /\b(Engineer|Developer)\b/i, industries: ['Gaming'] }),
+  titleAt('industry', 'automotive software engineer', {
+    title: /\bSoftware Engineer\b/i,
+    industries: ['Automotive'],
+  }),
+  titleAt('industry', 'insurance data analyst', { title: /\bData Analyst\b/i, industries: ['Insurance'] }),
+  titleAt('industry', 'London fintech developer', {
+    title: /\b(Engineer|Developer)\b/i,
+    industries: ['Fintech'],
+    cities: ['London'],
+  }),
 ];

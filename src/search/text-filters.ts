@@ -94,6 +94,11 @@ export function skillKeys(text: string): { keys: readonly string[]; names?: read
   return keysOf(text, SKILL_ALIASES);
 }
 
+/** The industry (or industries) a typed name reads as: its alias's names, or its own match key. */
+export function industryKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
+  return keysOf(text, INDUSTRY_ALIASES);
+}
+
 function keysOf(
   text: string,
   aliases: ReadonlyMap<string, Alias>,

@@ -27,6 +27,7 @@ import {
   type Choice,
   FUZZABLE_LENGTH,
   FUZZY,
+  industryKeys,
   nameContaining,
   type SecondReading,
   skillKeys,
@@ -40,7 +41,8 @@ import {
  * that finds nothing, a second reading in the same second request as the typo fallback takes the
  * parts of a job-board title that name a place or a work arrangement as those filters ("Data
  * Engineer - London", "(Remote)") and reads the rest as typed, with close spellings, or with one of
- * its words (or two or three in a row) as a skill the role lists ("javascript developer"), or
+ * its words (or two or three in a row) as a skill the role lists ("javascript developer") or as
+ * the industry it is in ("fintech java developer"), or
  * without "software" beside another specialty, or, last, with its later parts as skills or the
  * company ("DevOps Engineer (AWS, Terraform)", "Java Developer at Pixelstream"). Bounded: at most MAX_TITLE_WORDS words once read,
  * each at most MAX_MEANINGS + 1 phrases, and at most MAX_SKILL_CHOICES skill choices for each of
@@ -49,6 +51,7 @@ import {
 
 export const MAX_TITLE_WORDS = 12;
 const MAX_SKILL_CHOICES = 6;
+const MAX_INDUSTRY_CHOICES = 3;
 /** Parts of a job-board title read as a place or work arrangement: "Software Engineer - Remote (UK)". */
 const MAX_TITLE_PLACES = 2;
 /** Words of a place at the end of a title without a separator: "San Francisco Bay Area" is not one. */
@@ -511,11 +514,11 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     choices.push({ name: `${name}_close_spellings`, tier: 1, clause: allOf(fuzzy), typo: true });
   }
   choices.push(
-    ...skillChoices(part, part.concepts, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
+    ...runChoices(part, part.concepts, AS_SKILL, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
   );
   if (places.length > 0) {
     choices.push(
-      ...skillChoices(part, rest, {
+      ...runChoices(part, rest, AS_SKILL, {
         name: `${name}_places_skill`,
         tier: 2,
         clauses: located,
@@ -526,21 +529,37 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   // Less preferred than a skill: many titles start with a word that is also some town's name
   // ("Java Developer", "Mobile Engineer", "Rust Developer").
   const leading = places.length < MAX_TITLE_PLACES ? placeAtTheStart(kept) : undefined;
-  // The places of choice 1 and `clauses` as filters, and `rest` as the title.
-  const asFilters = (suffix: string, clauses: Query[], rest: string, notes: string[]): Choice => ({
-    name: `${name}_${suffix}`,
-    tier: 3,
-    clause: allOf([...located, ...clauses, ...withRoleNouns(sequenceOf(rest).concepts).map(clauseOf)]),
-    note: [...placeNotes, ...notes].join(' '),
-  });
+  // The places of choice 1 and `clauses` as filters and `rest` as the title (`also`), and the same
+  // with one run of `rest` read as the industry: "fintech java developer", "London fintech developer".
+  const asFilters = (
+    suffix: string,
+    clauses: Query[],
+    rest: readonly Concept[],
+    notes: string[],
+    also = true,
+  ): Choice[] => {
+    const with_ = { clauses: [...located, ...clauses], notes: [...placeNotes, ...notes] };
+    const industries = runChoices(part, rest, AS_INDUSTRY, {
+      name: `${name}_${suffix}_industry`,
+      tier: 3,
+      ...with_,
+    });
+    if (!also) return industries;
+    const clause = allOf([...with_.clauses, ...rest.map(clauseOf)]);
+    return [{ name: `${name}_${suffix}`, tier: 3, clause, note: with_.notes.join(' ') }, ...industries];
+  };
+  choices.push(...asFilters('title', [], rest, [], false));
+  const conceptsOfRest = (text: string) => withRoleNouns(sequenceOf(text).concepts);
   if (leading) {
     const { place } = leading;
+    const clauses = locationClauses(place.reading);
     choices.push(
-      asFilters('leading_place', locationClauses(place.reading), leading.kept.join(' '), [placeNote(place)]),
+      ...asFilters('leading_place', clauses, conceptsOfRest(leading.kept.join(' ')), [placeNote(place)]),
     );
   }
   const terms = termsOfWork(kept.join(' '));
-  if (terms) choices.push(asFilters('terms_of_work', terms.clauses, terms.rest, terms.notes));
+  if (terms)
+    choices.push(...asFilters('terms_of_work', terms.clauses, conceptsOfRest(terms.rest), terms.notes));
   choices.push(...qualifierChoices(part, name, { head, qualifiers }));
   const implied = [
     {
@@ -569,7 +588,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     // Then a word of what is left read as a skill: "Senior Software Engineer - Backend (Python)".
     if (skills) {
       choices.push(
-        ...skillChoices(part, without.concepts, {
+        ...runChoices(part, without.concepts, AS_SKILL, {
           name: `${name}_implied_skill`,
           tier: 5,
           clauses: [],
@@ -706,13 +725,47 @@ function qualifierChoices(
   return choices;
 }
 
+/** What one run of a title's words may be read as: a skill the role lists, or the industry it is in. */
+interface RunFilter {
+  field: 'skills_key' | 'industry_key';
+  keysOf: (words: string) => { keys: readonly string[]; names?: readonly string[] };
+  /** What the note says the run was read as, by the names of an alias. */
+  as: (names: readonly string[] | undefined) => string;
+  /** Choices for one title, single words first. */
+  most: number;
+  /** Whether the run may be the whole title ("kubernetes"), or names what kind of role it is. */
+  alone: boolean;
+}
+
+const AS_SKILL: RunFilter = {
+  field: 'skills_key',
+  keysOf: skillKeys,
+  as: (names) => (names ? `the skill ${listInWords(names, 'or')}` : 'a skill the role lists'),
+  most: MAX_SKILL_CHOICES,
+  alone: true,
+};
+
 /**
- * The title with one run of up to LONGEST_SKILL_NAME words read as a skill the role lists and the
- * rest as typed, beside the clauses and notes of `with`: single words first, at most MAX_SKILL_CHOICES.
+ * "software" is what a specialty implies ("backend software engineer"), read by `withoutImplied`,
+ * not the Software industry.
  */
-function skillChoices(
+const AS_INDUSTRY: RunFilter = {
+  field: 'industry_key',
+  keysOf: (words) => (IMPLIED_BY_SPECIALTY.words.has(words) ? { keys: [] } : industryKeys(words)),
+  as: (names) => (names ? `the industry ${listInWords(names, 'or')}` : 'an industry'),
+  most: MAX_INDUSTRY_CHOICES,
+  alone: false,
+};
+
+/**
+ * The title with one run of up to LONGEST_SKILL_NAME words read as `how` says (a skill the role
+ * lists, the industry it is in) and the rest as typed, beside the clauses and notes of `with`:
+ * single words first, at most `how.most`.
+ */
+function runChoices(
   part: TitlePart,
   concepts: readonly Concept[],
+  how: RunFilter,
   with_: {
     name: string;
     tier: number;
@@ -724,21 +777,22 @@ function skillChoices(
 ): Choice[] {
   const choices: Choice[] = [];
   for (let length = 1; length <= LONGEST_SKILL_NAME; length++) {
-    for (let start = 0; start + length <= concepts.length && choices.length < MAX_SKILL_CHOICES; start++) {
+    for (let start = 0; start + length <= concepts.length && choices.length < how.most; start++) {
       const run = concepts.slice(start, start + length);
       const named = run.map(skillWords);
-      // A run of vocabulary terms only ("CTO") was recognised as a title: not a skill.
+      // A run of vocabulary terms only ("CTO") was recognised as a title: not a skill or industry.
       if (named.some((words) => words === undefined) || !run.some(isPlain)) continue;
       const words = named.join(' ');
-      const skill = skillKeys(words);
-      if (skill.keys.length === 0) continue;
+      const read = how.keysOf(words);
+      if (read.keys.length === 0) continue;
       const others = concepts.filter((_, index) => index < start || index >= start + length);
-      const as = skill.names ? `the skill ${listInWords(skill.names, 'or')}` : 'a skill the role lists';
+      if (others.length === 0 && !how.alone) continue;
+      const as = how.as(read.names);
       const shown = asTyped(part.typed, words);
       choices.push({
         name: `${with_.name}_${choices.length}`,
         tier: with_.tier,
-        clause: allOf([...with_.clauses, valuesClause('skills_key', skill.keys), ...others.map(clauseOf)]),
+        clause: allOf([...with_.clauses, valuesClause(how.field, read.keys), ...others.map(clauseOf)]),
         note: [
           ...with_.notes,
           with_.without

@@ -315,6 +315,40 @@ describe('the second reading of a title', () => {
     expect(terms('software engineering intern')).toBeUndefined();
   });
 
+  it('reads words naming an industry as the industry, beside the rest of the title and its filters', () => {
+    const industry = (typed: string, suffix = 'title_industry_0') =>
+      readTitle(typed, 'title').second?.choices.find((choice) => choice.name === `title_0_${suffix}`);
+    expect(industry('fintech java developer')).toMatchObject({
+      tier: 3,
+      clause: {
+        bool: {
+          filter: [
+            { term: { industry_key: 'fintech' } },
+            { term: { title_terms: 'java' } },
+            { terms: { title_terms: ['engineer', 'developer'] } },
+          ],
+        },
+      },
+      note: 'No role title has all of "fintech java developer", so "fintech" was read as an industry.',
+    });
+    expect(industry('game developer')?.note).toBe(
+      'No role title has all of "game developer", so "game" was read as the industry Gaming.',
+    );
+    // With a place before the title, or a work arrangement in it.
+    const placed = industry('London fintech developer', 'leading_place_industry_0');
+    expect(JSON.stringify(placed?.clause)).toContain('"industry_key":"fintech"');
+    expect(placed?.note).toBe(
+      'No role title has "London", so it was read as the location London, United Kingdom. No role title has all of "London fintech developer", so "fintech" was read as an industry.',
+    );
+    expect(JSON.stringify(industry('remote gaming engineer', 'terms_of_work_industry_0')?.clause)).toContain(
+      '"industry_key":"gaming"',
+    );
+    // Not the whole title, and not "software", which another specialty implies.
+    expect(industry('fintech')).toBeUndefined();
+    const backend = readTitle('backend software engineer', 'title').second?.choices ?? [];
+    expect(JSON.stringify(backend)).not.toContain('"industry_key":"software"');
+  });
+
   it('reads a word no title has as a skill, beside the rest of the title', () => {
     const reading = readTitle('javascript dev', 'title');
     const skill = reading.second?.choices?.find((choice) => choice.name === 'title_0_skill_0');
