@@ -34,6 +34,8 @@ export interface JudgedQuery {
     cities?: readonly string[];
     workType?: WorkType;
     employmentType?: EmploymentType;
+    /** Nothing in the index is what the person means: any match is a wrong one. */
+    nothing?: true;
   };
 }
 
@@ -444,6 +446,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'network admin', /\bNetwork Engineer\b/i),
   title('synonym', 'reporting analyst', /\b(Business Intelligence|BI|Data) Analyst\b/i),
   title('synonym', 'DevSecOps engineer', /\b(DevOps|Security) Engineer\b/i),
+  // Acronyms of three letters are not read by close spelling: "SAS" is not SAP, "SVP" not SAP.
+  { kind: 'trap', args: { skills: ['SAS'] }, means: { nothing: true } },
+  title('abbreviation', 'SVP', /\bVP\b/i),
+  skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
+  industry('synonym', 'pharmaceutical', ['Biotech']),
   // Titles naming the industry of the employer (read as the industry, second reading).
   titleAt('industry', 'fintech java developer', { title: role('Java'), industries: ['Fintech'] }),
   titleAt('industry', 'game developer', { title: /\b(Engineer|Developer)\b/i, industries: ['Gaming'] }),

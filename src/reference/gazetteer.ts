@@ -509,7 +509,7 @@ function editsWithin(a: string, b: string, limit: number): number {
  * The place a misspelt name most likely means (docs/search-semantics.md, "Places"): the country,
  * region, or city of at least CLOSE_SPELLING_FROM people whose name is fewest edits away, with the
  * same first letter, one edit for names of up to 10 letters and two beyond, the most populous
- * among equals. Stricter than the titles' `fuzziness: AUTO:3,8`: a name that is no place ("Narnia",
+ * among equals. Stricter than the titles' `fuzziness: AUTO:4,8`: a name that is no place ("Narnia",
  * "Neverland") must stay unrecognised rather than become a far-away town. Names under 4 letters
  * are not corrected.
  */

@@ -22,12 +22,13 @@ import { type Query, valuesClause } from './es.js';
  */
 
 /**
- * Core fuzziness: 1 edit for words of 3 to 7 characters, 2 from 8; the first letter as typed. Two
- * edits in a shorter word reach other words rather than typos ("project" to "product"):
+ * Core fuzziness: 1 edit for words of 4 to 7 characters, 2 from 8; the first letter as typed. Two
+ * edits in a shorter word, or one in a word of three letters (mostly acronyms: "sas", "svp"),
+ * reach other words rather than typos ("project" to "product", "sas" to "sap"):
  * docs/decisions/typo-fallback.md.
  */
-export const FUZZY = { fuzziness: 'AUTO:3,8', prefix_length: 1, max_expansions: 50 } as const;
-export const FUZZABLE_LENGTH = 3;
+export const FUZZY = { fuzziness: 'AUTO:4,8', prefix_length: 1, max_expansions: 50 } as const;
+export const FUZZABLE_LENGTH = 4;
 /** Parts of one typed skill or industry read on their own: "Kubernetes (k8s)", "fintech or banking". */
 const MAX_NAME_PARTS = 4;
 

@@ -103,7 +103,7 @@ describe('reading skills and industries', () => {
             'company.name': {
               query: 'bank*?\\',
               operator: 'and',
-              fuzziness: 'AUTO:3,8',
+              fuzziness: 'AUTO:4,8',
               prefix_length: 1,
               max_expansions: 50,
             },
@@ -277,7 +277,7 @@ describe('a company name typed with a legal form', () => {
             'company.name': {
               query: 'everstrem',
               operator: 'and',
-              fuzziness: 'AUTO:3,8',
+              fuzziness: 'AUTO:4,8',
               prefix_length: 1,
               max_expansions: 50,
             },

@@ -12,7 +12,7 @@ describe('reading a title', () => {
         filter: [
           {
             fuzzy: {
-              title_terms: { value: 'engineer', fuzziness: 'AUTO:3,8', prefix_length: 1, max_expansions: 50 },
+              title_terms: { value: 'engineer', fuzziness: 'AUTO:4,8', prefix_length: 1, max_expansions: 50 },
             },
           },
         ],
