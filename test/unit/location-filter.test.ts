@@ -161,6 +161,8 @@ describe('reading a location', () => {
     ['Thames Valley', 'Reading'],
     ['Randstad', 'Rotterdam'],
     ['Rhine-Main', 'Wiesbaden'],
+    ['Rhein-Neckar', 'Heidelberg'],
+    ['the Home Counties', 'Guildford'],
     ['Ruhr area', 'Dortmund'],
     ['North of England', 'Leeds'],
     ['South East England', 'Brighton'],
