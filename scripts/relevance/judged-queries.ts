@@ -451,6 +451,20 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'SVP', /\bVP\b/i),
   skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
   industry('synonym', 'pharmaceutical', ['Biotech']),
+  // A field of work typed as the title: its people.
+  title('synonym', 'data science', /\bData Scien(ce|tist)\b/i),
+  title('synonym', 'product management', /\bProduct Manager\b/i),
+  title('synonym', 'web development', /\b(Frontend|Full Stack)\b.*\b(Engineer|Developer)\b/i),
+  title('synonym', 'software engineering', /\bSoftware Engineer\b/i),
+  title('synonym', 'data analytics', /\bData Analyst\b/i),
+  title('synonym', 'UX research', /\bUX Researcher\b/i),
+  // Titles as German- and Polish-speaking job boards write them.
+  title('synonym', 'Datenwissenschaftler', /\bData Scientist\b/i),
+  title('synonym', 'Produktmanagerin', /\bProduct Manager\b/i),
+  title('synonym', 'Praktikant', /\bIntern\b/i),
+  title('synonym', 'IT-Administrator', /\bSystems Administrator\b/i),
+  title('synonym', 'Teamleiter Softwareentwicklung', /\b(Technical Lead|Engineering Manager)\b/i),
+  title('synonym', 'Analityk danych', /\bData Analyst\b/i),
   // Titles naming the industry of the employer (read as the industry, second reading).
   titleAt('industry', 'fintech java developer', { title: role('Java'), industries: ['Fintech'] }),
   titleAt('industry', 'game developer', { title: /\b(Engineer|Developer)\b/i, industries: ['Gaming'] }),

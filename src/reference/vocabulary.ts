@@ -135,6 +135,12 @@ export const ROLE_NOUNS_ALONE: ReadonlyMap<string, TitleTerm> = titleTerms(
   roleNouns.alone,
 );
 
+/** Words naming a field of work ("science", "management"), read last in a title as the field or its people. */
+export const FIELD_WORDS: ReadonlyMap<string, TitleTerm> = titleTerms(
+  'titles.role_nouns.fields',
+  roleNouns.fields.entries,
+);
+
 /** What a role noun reads as once a specialty is given: "Engineer" or "Developer". */
 export const ROLE_NOUNS_WITH_SPECIALTY: { phrases: readonly Phrase[]; labels: readonly string[] } = {
   phrases: roleNouns.with_specialty.map(analyse),

@@ -6,6 +6,7 @@ import { workArrangementIn } from '../reference/regions.js';
 import {
   EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_WORDS,
+  FIELD_WORDS,
   fixedValueKey,
   IGNORED_LEVEL_WORDS,
   IMPLIED_BY_SPECIALTY,
@@ -198,11 +199,38 @@ function roleNounsWithSpecialty(typed: string): Concept {
   };
 }
 
+/** A rank word or level ("senior", "lead", "mid-level"): what may follow a field of work. */
+const isRank = (concept: Concept): boolean =>
+  (concept.kind === 'word' && NOT_SPECIALTIES.has(concept.word)) ||
+  (concept.kind === 'term' && concept.rank) ||
+  concept.kind === 'level';
+
+/**
+ * A word naming a field of work last in a title, rank words aside, after a specialty and with no
+ * role noun ("data science", "product management", "data science lead"), as the field or the people
+ * who work in it (`titles.role_nouns.fields` of the vocabulary).
+ */
+function withField(concepts: readonly Concept[]): readonly Concept[] {
+  if (concepts.some((concept) => concept.kind === 'role' || isRoleNoun(concept))) return concepts;
+  let last = concepts.length - 1;
+  while (last > 0 && isRank(concepts[last] as Concept)) last -= 1;
+  const concept = concepts[last];
+  if (concept?.kind !== 'word' || !concepts.slice(0, last).some(isSpecialty)) return concepts;
+  const field = FIELD_WORDS.get(concept.word);
+  if (!field) return concepts;
+  return concepts.map((each, index) => (index === last ? termConcept(field, concept.word) : each));
+}
+
 /**
  * A role noun names one job with its specialty ("frontend engineer" or "frontend developer"), so
- * beside a specialty it reads as either; beside rank words only ("senior engineer") it stays as typed.
+ * beside a specialty it reads as either; beside rank words only ("senior engineer") it stays as
+ * typed. A title without one may end with a field of work (`withField`).
  */
-function withRoleNouns(concepts: readonly Concept[], hasSpecialty = concepts.some(isSpecialty)): Concept[] {
+function withRoleNouns(
+  typedConcepts: readonly Concept[],
+  hasSpecialty = typedConcepts.some(isSpecialty),
+): Concept[] {
+  const concepts = withField(typedConcepts);
   return concepts.map((concept): Concept => {
     if (concept.kind === 'either') {
       return { ...concept, sides: concept.sides.map((side) => withRoleNouns(side, hasSpecialty)) };

@@ -42,6 +42,23 @@ describe('reading a title', () => {
     expect(reading.second).toBeUndefined();
   });
 
+  it('reads a field of work ending a title as the field or its people, with a note', () => {
+    expect(readTitle('data science', 'title')).toMatchObject({
+      clause: {
+        bool: {
+          filter: [{ term: { title_terms: 'data' } }, { terms: { title_terms: ['science', 'scientist'] } }],
+        },
+      },
+      note: 'Read the title "data science" with "science" as Science or Scientist.',
+    });
+    // Rank words may follow; a role noun, or no specialty before it, keeps it as typed.
+    expect(readTitle('data science lead', 'title').note).toContain('"science" as Science or Scientist');
+    for (const typed of ['engineering manager', 'director of engineering', 'data engineering manager']) {
+      expect(readTitle(typed, 'title').note, typed).toBeUndefined();
+    }
+    expect(readTitle('data engineering engineer', 'title').note).not.toContain('"engineering"');
+  });
+
   it('reads a role noun beside a specialty as engineer or developer, and alone as typed', () => {
     const frontend = readTitle('front-end engineer', 'title');
     expect(frontend.clause).toEqual({

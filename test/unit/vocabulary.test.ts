@@ -36,7 +36,7 @@ const TITLES_BEYOND_THE_DATA = new Set(['Database Administrator']);
 describe('the vocabulary', () => {
   it('reads title terms as phrases that occur in the titles of the reference data', () => {
     const { entries, role_nouns } = vocabulary.titles;
-    const meanings = [...entries, ...role_nouns.alone]
+    const meanings = [...entries, ...role_nouns.alone, ...role_nouns.fields.entries]
       .flatMap((entry) => entry.means)
       .concat(role_nouns.with_specialty);
     for (const meaning of meanings.filter((phrase) => !TITLES_BEYOND_THE_DATA.has(phrase))) {
