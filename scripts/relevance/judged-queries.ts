@@ -451,6 +451,13 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'SVP', /\bVP\b/i),
   skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
   industry('synonym', 'pharmaceutical', ['Biotech']),
+  // Practices and kinds of tool named instead of the tools the data lists.
+  skills('skill alias', ['Continuous Integration'], ['CI/CD']),
+  skills('skill alias', ['TDD'], ['Unit Testing']),
+  skills('skill alias', ['containerization'], ['Docker', 'Kubernetes']),
+  skills('skill alias', ['version control'], ['Git']),
+  skills('skill alias', ['data visualisation'], ['Tableau', 'Power BI', 'Looker']),
+  skills('skill alias', ['message queues'], ['Kafka', 'RabbitMQ']),
   // A field of work typed as the title: its people.
   title('synonym', 'data science', /\bData Scien(ce|tist)\b/i),
   title('synonym', 'product management', /\bProduct Manager\b/i),
