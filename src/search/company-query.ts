@@ -258,10 +258,16 @@ function companyRoleFilter(args: SearchCompaniesArgs, now: Date): FilterClauses 
   addClause(clauses, { exists: { field: 'company.id' } });
   // A leading-wildcard pattern walks the term dictionary of one field of company names: fine for
   // ~100,000 distinct names.
-  if (args.name !== undefined)
+  if (args.name !== undefined) {
     addReading(clauses, readCompanyName(args.name, 'company.name_key', 'company.name'), 'name');
+    // The company named may be one: say how to see it.
+    if (!args.include_recruitment_agencies) clauses.nothingFoundNotes.push(AGENCIES_LEFT_OUT);
+  }
   return clauses;
 }
+
+const AGENCIES_LEFT_OUT =
+  'Recruitment agencies are left out: set include_recruitment_agencies to true to search them too.';
 
 interface RankedCompany {
   companyId: string;

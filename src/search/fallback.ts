@@ -23,6 +23,15 @@ export interface FallbackSearch<Body = SearchBody> {
   readings: SecondReading[];
   /** The same search with some filters' second clauses replaced. */
   rebuild: (clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>) => Body;
+  /**
+   * A reading whose typed text may name something as it is (a company's name, `SecondReading.named`):
+   * how to look it up, what to say, and this second reading without reading it again.
+   */
+  named?: {
+    clause: estypes.QueryDslQueryContainer;
+    note: string;
+    fallback: FallbackSearch<Body> | undefined;
+  };
 }
 
 /** The same second reading with each request body it sends turned by `map` (a tool's own request shape). */
@@ -30,13 +39,14 @@ export function mapFallback<From, To>(
   fallback: FallbackSearch<From> | undefined,
   map: (body: From) => To,
 ): FallbackSearch<To> | undefined {
-  return (
-    fallback && {
-      body: map(fallback.body),
-      readings: fallback.readings,
-      rebuild: (replaced) => map(fallback.rebuild(replaced)),
-    }
-  );
+  if (!fallback) return undefined;
+  const { named } = fallback;
+  return {
+    body: map(fallback.body),
+    readings: fallback.readings,
+    rebuild: (replaced) => map(fallback.rebuild(replaced)),
+    ...(named ? { named: { ...named, fallback: mapFallback(named.fallback, map) } } : {}),
+  };
 }
 
 /** The aggregation counting each choice of the second reading. */
@@ -67,11 +77,29 @@ export function fallbackSearch(
     },
   };
   if (body.filter_path) body.filter_path = [...[body.filter_path].flat(), `aggregations.${CHOICES}`];
+  const named = readings.find((reading) => reading.named);
   return {
     body,
     readings: [...readings],
     rebuild: (replaced) => withSuggest(bodyOf(filter.map((clause) => replaced.get(clause) ?? clause))),
+    ...(named?.named
+      ? { named: { ...named.named, fallback: withoutReadingAgain(clauses, named, bodyOf) } }
+      : {}),
   };
+}
+
+/** The second reading of the other filters, `kept` as first read; none when no other is read again. */
+function withoutReadingAgain(
+  clauses: Parameters<typeof fallbackSearch>[0],
+  kept: SecondReading,
+  bodyOf: (filter: estypes.QueryDslQueryContainer[]) => SearchBody,
+): FallbackSearch | undefined {
+  const asRead = kept.choices.find((choice) => choice.tier < 0)?.clause ?? kept.clause;
+  const second = {
+    filter: clauses.second.filter.map((clause) => (clause === kept.clause ? asRead : clause)),
+    readings: clauses.second.readings.filter((reading) => reading !== kept),
+  };
+  return fallbackSearch({ ...clauses, second }, bodyOf);
 }
 
 /** The titles whose second reading kept fewer choices than found something, with the clause of those kept. */
@@ -115,18 +143,26 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   },
   run: (body: Body) => Promise<Response>,
   found: (response: Response) => boolean,
+  /** Whether a query matches some company of the companies index (`FallbackSearch.named`). */
+  namesCompany?: (query: estypes.QueryDslQueryContainer) => Promise<boolean>,
 ): Promise<{ response: Response; notes: string[] }> {
+  const named: string[] = [];
   const nothingFound = async (response: Response) => {
     const said = search.nothingFound;
-    if (!said) return { response, notes: [] };
+    if (!said) return { response, notes: named };
     const counted = said.leftOut
       ? [leftOutNote((await run(said.leftOut())) as SecondResponse, said.noun)]
       : [];
-    return { response, notes: [...said.notes, ...counted] };
+    return { response, notes: [...named, ...said.notes, ...counted] };
   };
   const first = await run(search.body);
-  const fallback = search.fallback;
   if (found(first)) return { response: first, notes: [] };
+  let fallback = search.fallback;
+  // A company's name as typed is not read as another's: that company has nothing matching.
+  if (fallback?.named && namesCompany && (await namesCompany(fallback.named.clause))) {
+    named.push(fallback.named.note);
+    fallback = fallback.named.fallback;
+  }
   if (!fallback) return nothingFound(first);
   const second = await run(fallback.body);
   if (!found(second)) return nothingFound(second);

@@ -63,6 +63,12 @@ export interface SecondReading {
   /** By suggester, the text as typed that its one key was made from, for the note ("kuberntes", not its key "kubernte"). */
   shown?: Record<string, string>;
   choices: Choice[];
+  /**
+   * How to find what the text names as typed among all companies (the companies index, agencies and
+   * companies without open roles too), and what to say then: a company's name containing it is not
+   * read as another's when nothing is found (docs/search-semantics.md, "The second reading").
+   */
+  named?: { clause: Query; note: string };
 }
 
 export interface TextReading {
@@ -431,9 +437,16 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
     typed: legalForm?.rest ?? part,
     suggest: fuzzy ? { typo_company_name: suggester(nameField, words) } : {},
     choices,
+    named: {
+      clause: nameContaining(COMPANY_NAME_KEY, part),
+      note: `A company's name contains "${part.trim()}", so it was not read as another name.`,
+    },
   };
   return reading;
 }
+
+/** The folded company name on the companies index, where `named` looks a typed name up. */
+const COMPANY_NAME_KEY = 'name_key';
 
 /** Names containing `part`, folded, as a `wildcard` whose own wildcard characters are escaped. */
 export function nameContaining(nameKeyField: string, part: string): Query {

@@ -35,6 +35,18 @@ export class SearchIndexStore {
     return this.search<unknown>(kind, body) as Promise<unknown> as Promise<Response>;
   }
 
+  /** Whether any document of the index matches `query`; stops at the first. */
+  async matchesAny(kind: IndexKind, query: estypes.QueryDslQueryContainer): Promise<boolean> {
+    const response = await this.search<unknown>(kind, {
+      size: 0,
+      query,
+      terminate_after: 1,
+      track_total_hits: 1,
+    });
+    const total = response.hits.total;
+    return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
+  }
+
   /** The document with this id, or undefined when there is none. */
   async get<Source>(kind: IndexKind, id: string): Promise<Source | undefined> {
     const response = await searchBackend(() =>

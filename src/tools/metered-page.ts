@@ -79,7 +79,9 @@ export async function meteredPage<Query extends PageQuery<Body>, Found, Result, 
   // granted less (Meter.chargeAlongside).
   const searchPage = async (size: number) => {
     const sized = size === plan.size ? query : search.build(plan.position, size);
-    const { response, notes } = await searchWithFallback(sized, search.run, search.found);
+    const { response, notes } = await searchWithFallback(sized, search.run, search.found, (named) =>
+      services.searchIndex.matchesAny('companies', named),
+    );
     return { notes: [...sized.notes, ...notes], found: response };
   };
   const { result: answered, ...reserved } = await meter.chargeAlongside(

@@ -12,7 +12,7 @@ export const searchSignals = defineTool({
   title: 'Search company news that predicts hiring',
   description: [
     `Searches company news items ("signals") that tend to precede hiring or firing, newest first: funding rounds, grants, investor funds, new locations, acquisitions, C-level changes, layoffs, technology changes, outsourcing. Each has a category, a polarity (${SIGNAL_POLARITIES.join(', ')}), title, summary, source url, country and announcement date, and the company (pass its id to get_company or search_leads).`,
-    'Not metered. Allowed countries, categories and polarities come from get_filter_options. company_name is read with close spellings only when nothing matches as typed, and `notes` say so.',
+    'Not metered. Allowed countries, categories and polarities come from get_filter_options. company_name is read with close spellings only when nothing matches as typed and no company name contains it, and `notes` say so.',
     'Paging: pass next_cursor back as cursor with the same filters; only the first 1,000 signals can be paged.',
   ].join(' '),
   inputSchema: searchSignalsInput,
@@ -28,6 +28,7 @@ export const searchSignals = defineTool({
       buildSignalSearch(args, now, plan.position, plan.size),
       (body) => services.searchIndex.search<SignalSource>('signals', body),
       (found) => found.hits.hits.length > 0,
+      (query) => services.searchIndex.matchesAny('companies', query),
     );
     const page = readSignalPage(response, plan.size);
     const outcome = finishPage(search, plan, {

@@ -300,6 +300,39 @@ describe('relevance over the seeded data', () => {
     ]);
   });
 
+  it("never reads a company's name as another's: an agency left out, a company without news", async () => {
+    const companies = (await allCompanies(index)) as CompanyDoc[];
+    const contains = (doc: CompanyDoc, name: string) => doc.name.toLowerCase().includes(name.toLowerCase());
+    const leads = await allLeads(index);
+    const agency = companies.find(
+      (doc) =>
+        doc.is_agency &&
+        leads.some((lead) => lead.is_open && lead.company.id === doc.id) &&
+        companies.filter((other) => contains(other, doc.name)).length === 1,
+    ) as CompanyDoc;
+    const left = await callOk(client, 'search_companies', { name: agency.name });
+    expect(left.total).toBe(0);
+    expect(left.notes).toEqual([
+      `A company's name contains "${agency.name}", so it was not read as another name.`,
+      'Recruitment agencies are left out: set include_recruitment_agencies to true to search them too.',
+    ]);
+    const included = await callOk(client, 'search_companies', {
+      name: agency.name,
+      include_recruitment_agencies: true,
+    });
+    expect(included.companies.map((listed: Json) => listed.name)).toEqual([agency.name]);
+
+    const signalled = (await allSignals(index)) as SignalDoc[];
+    const quiet = companies.find(
+      (doc) => !signalled.some((signal) => contains(signal.company as CompanyDoc, doc.name)),
+    ) as CompanyDoc;
+    const none = await callOk(client, 'search_signals', { company_name: quiet.name });
+    expect(none.signals).toEqual([]);
+    expect(none.notes).toEqual([
+      `A company's name contains "${quiet.name}", so it was not read as another name.`,
+    ]);
+  });
+
   it('reads places named together as any of them, and a place named with its vicinity as the place', async () => {
     const inEither = open.filter((lead) => ['London', 'Manchester'].includes(lead.location.city ?? ''));
     expect(inEither.length).toBeGreaterThan(0);

@@ -331,6 +331,44 @@ describe('the second reading', () => {
     expect(JSON.stringify(search.fallback?.body)).toContain('fuzziness');
   });
 
+  it("reads a company's name as typed when a company has it, the other filters read again", async () => {
+    const signalSearch = (args: Record<string, unknown>) =>
+      buildSignalSearch(parseToolArguments(searchSignalsInput, args), now, FIRST_PAGE, 10);
+    const alone = signalSearch({ company_name: 'Snowlink' });
+    expect(alone.fallback?.named).toEqual({
+      clause: { wildcard: { name_key: { value: '*snowlink*' } } },
+      note: `A company's name contains "Snowlink", so it was not read as another name.`,
+      fallback: undefined,
+    });
+    const sent: unknown[] = [];
+    const looked: unknown[] = [];
+    const result = await searchWithFallback(
+      alone,
+      async (body: unknown) => {
+        sent.push(body);
+        return { hits: { hits: [] } };
+      },
+      (response) => response.hits.hits.length > 0,
+      async (query) => {
+        looked.push(query);
+        return true;
+      },
+    );
+    expect(sent).toEqual([alone.body]);
+    expect(looked).toEqual([alone.fallback?.named?.clause]);
+    expect(result.notes).toEqual([
+      `A company's name contains "Snowlink", so it was not read as another name.`,
+    ]);
+    // A name no company has is read again, by close spellings.
+    const unknown = await searchWithFallback(
+      alone,
+      async (body: unknown) => ({ hits: { hits: body === alone.body ? [] : [{}] } }),
+      (response) => response.hits.hits.length > 0,
+      async () => false,
+    );
+    expect(unknown.notes.join(' ')).not.toContain("A company's name");
+  });
+
   it('runs the second request only when the first found nothing, and then says what it read', async () => {
     const search = leadSearch({ title: 'enginer' });
     const sent: unknown[] = [];
