@@ -451,6 +451,15 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'SVP', /\bVP\b/i),
   skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
   industry('synonym', 'pharmaceutical', ['Biotech']),
+  // Alternatives as people elide them, and as search engines take them.
+  title(
+    'word order',
+    'senior OR lead python developer',
+    /\b(Senior|Lead)\b.*\bPython (Engineer|Developer)\b/i,
+  ),
+  title('word order', 'python or java developer', /\b(Python|Java) (Engineer|Developer)\b/i),
+  title('word order', 'react|vue developer', /\b(React|Vue\.js) (Engineer|Developer)\b/i),
+  titleAt('skill alias', 'azure devops engineer', { title: /\bDevOps Engineer\b/i, skills: ['Azure'] }),
   // Practices and kinds of tool named instead of the tools the data lists.
   skills('skill alias', ['Continuous Integration'], ['CI/CD']),
   skills('skill alias', ['TDD'], ['Unit Testing']),

@@ -100,11 +100,14 @@ function longestAt<Value>(
   return undefined;
 }
 
-function termConcept(term: TitleTerm, typed = term.typed.join(' ')): Concept {
+/** A term naming a level only ("Sr", "junior"): every phrase it means is rank words. */
+function isRankTerm(term: TitleTerm): boolean {
   const meanings = term.phrases.slice(1);
-  const rank =
-    meanings.length > 0 && meanings.every((phrase) => phrase.every((word) => NOT_SPECIALTIES.has(word)));
-  return { kind: 'term', typed, phrases: term.phrases, meaning: term.meaning, rank };
+  return meanings.length > 0 && meanings.every((phrase) => phrase.every((word) => NOT_SPECIALTIES.has(word)));
+}
+
+function termConcept(term: TitleTerm, typed = term.typed.join(' ')): Concept {
+  return { kind: 'term', typed, phrases: term.phrases, meaning: term.meaning, rank: isRankTerm(term) };
 }
 
 /** Level words, vocabulary terms (longest typed form first), role nouns and the other words, stop words dropped. */
@@ -323,7 +326,10 @@ const LONGEST_TYPED_RUN_BEYOND = 3;
  * of the text reads as them.
  */
 function asTyped(typed: string, words: string): string {
-  const tokens = [...typed.matchAll(/[^\s,;:|()[\]/"“”«»]+/gu)];
+  // Only tokens with a letter or digit start or end a run ("Django", not "& Django").
+  const tokens = [...typed.matchAll(/[^\s,;:|()[\]/"“”«»]+/gu)].filter((token) =>
+    /[\p{L}\p{N}]/u.test(token[0]),
+  );
   const longest = words.split(' ').length + LONGEST_TYPED_RUN_BEYOND;
   for (let start = 0; start < tokens.length; start++) {
     const first = tokens[start] as RegExpExecArray;
@@ -819,7 +825,9 @@ function runChoices(
       const shown = asTyped(part.typed, words);
       choices.push({
         name: `${with_.name}_${choices.length}`,
-        tier: with_.tier,
+        // Fewer words read as the filter keep more of the title: "azure devops engineer" is a DevOps
+        // Engineer listing Azure before any engineer listing Azure DevOps.
+        tier: with_.tier + (length - 1) / LONGEST_SKILL_NAME / 2,
         clause: allOf([...with_.clauses, valuesClause(how.field, read.keys), ...others.map(clauseOf)]),
         note: [
           ...with_.notes,
@@ -838,8 +846,43 @@ function runChoices(
  * "Data Scientist / ML Engineer".
  */
 function titleAlternatives(typed: string): string[] {
-  const pieces = splitAt(typed, / or /i);
-  return pieces.length > 1 ? pieces.flatMap(slashedAlternatives) : slashedAlternatives(typed);
+  const text = typed.replace(BRACKETED_OR, unbracketed).replace(BAR_BETWEEN_WORDS, '/');
+  const pieces = splitAt(text, / or /i);
+  return pieces.length > 1 ? sharedWords(pieces).flatMap(slashedAlternatives) : slashedAlternatives(text);
+}
+
+/** How words naming a role end: designer, architect, analyst, scientist, consultant, administrator. */
+const NAMES_A_ROLE = /(?:er|or|ist|yst|ant|ect)$/;
+/** Words in brackets joined by "or", as search engines take them: "(senior OR lead) python". */
+const BRACKETED_OR = /\(([^()]+)\)/g;
+/** A bar between words is a slash ("react|vue developer"); between spaces it parts a job-board title. */
+const BAR_BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\|(?=[\p{L}\p{N}])/gu;
+
+function unbracketed(bracketed: string, inside: string): string {
+  const words = splitAt(inside, / or /i);
+  return words.length > 1 && words.every((word) => /^\s*\S+\s*$/.test(word)) ? inside : bracketed;
+}
+
+/**
+ * One word before "or" shares the words after the next one, as people elide them: "senior or lead
+ * python developer" is Senior/Lead Python Developer, "python or java developer" Python/Java
+ * Developer; unless the word is a title of its own: a vocabulary term ("CTO or VP Engineering"),
+ * a role noun, or a word formed as one ("designer or UX researcher").
+ */
+function sharedWords(pieces: readonly string[]): string[] {
+  const joined = [...pieces];
+  for (let index = joined.length - 2; index >= 0; index--) {
+    const [word, ...more] = analyse(joined[index] as string);
+    if (word === undefined || more.length > 0 || analyse(joined[index + 1] as string).length < 2) continue;
+    const term = TITLE_TERMS.get(word);
+    const shares = term
+      ? isRankTerm(term)
+      : NOT_SPECIALTIES.has(word) ||
+        (!ROLE_NOUNS_ALONE.has(word) && !STOP_WORDS.has(word) && !NAMES_A_ROLE.test(word));
+    if (!shares) continue;
+    joined.splice(index, 2, `${(joined[index] as string).trim()}/${(joined[index + 1] as string).trim()}`);
+  }
+  return joined;
 }
 
 function slashedAlternatives(typed: string): string[] {

@@ -215,6 +215,24 @@ describe('alternatives in a title', () => {
     expect(json(readTitle('operator', 'title').clause)).toContain('"operator"');
   });
 
+  it('reads one word before "or" as sharing the words after the next, as people elide them', () => {
+    const same = (typed: string, as: string) =>
+      expect(json(readTitle(typed, 'title').clause), typed).toBe(json(readTitle(as, 'title').clause));
+    same('senior OR lead python developer', 'senior/lead python developer');
+    same('python or java developer', 'python/java developer');
+    same('sr or lead java dev', 'sr/lead java dev');
+    // In brackets, as search engines take them; a bar between words is a slash.
+    same('(senior OR lead) python', 'senior/lead python');
+    same('react|vue developer', 'react/vue developer');
+    // A title of its own, or a role noun, does not share the words after it.
+    expect(
+      (readTitle('CTO or VP Engineering', 'title').clause as { bool: { should: unknown[] } }).bool.should,
+    ).toHaveLength(2);
+    expect(
+      (readTitle('designer or UX researcher', 'title').clause as { bool: { should: unknown[] } }).bool.should,
+    ).toHaveLength(2);
+  });
+
   it('reads titles separated by a spaced slash as alternatives', () => {
     const reading = readTitle('Data Scientist / ML Engineer', 'title');
     expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);
@@ -364,6 +382,26 @@ describe('the second reading of a title', () => {
     expect(industry('fintech')).toBeUndefined();
     const backend = readTitle('backend software engineer', 'title').second?.choices ?? [];
     expect(JSON.stringify(backend)).not.toContain('"industry_key":"software"');
+  });
+
+  it('prefers fewer words read as a skill, and quotes words without the signs around them', () => {
+    const choices = readTitle('azure devops engineer', 'title').second?.choices ?? [];
+    const tierOf = (skill: Record<string, unknown>) =>
+      choices.find((choice) => choice.name.includes('_skill_') && json(choice.clause) === json(skill))?.tier;
+    const skilled = (key: string, ...titled: unknown[]) => ({
+      bool: {
+        filter: [
+          { term: { skills_key: key } },
+          ...titled,
+          { terms: { title_terms: ['engineer', 'developer'] } },
+        ],
+      },
+    });
+    // "azure" alone keeps "devops" in the title; "azure devops" (Azure) keeps only "engineer".
+    expect(tierOf(skilled('azure', { term: { title_terms: 'devops' } }))).toBe(2);
+    expect(tierOf(skilled('azure'))).toBeGreaterThan(2);
+    const django = readTitle('Python & Django developer', 'title').second?.choices ?? [];
+    expect(django.map((choice) => choice.note).join(' ')).toContain('so "Django" was read as a skill');
   });
 
   it('reads a word no title has as a skill, beside the rest of the title', () => {
