@@ -451,6 +451,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'SVP', /\bVP\b/i),
   skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
   industry('synonym', 'pharmaceutical', ['Biotech']),
+  // Skills as job ads write them: with years of experience, joined, a version written on.
+  skills('skill alias', ['experience with React and TypeScript'], ['React', 'TypeScript']),
+  skills('skill alias', ['5+ years Python'], ['Python']),
+  skills('skill alias', ['HTML5'], ['HTML']),
   // Alternatives as people elide them, and as search engines take them.
   title(
     'word order',

@@ -158,14 +158,35 @@ function withoutNoise(text: string, noiseWords: ReadonlySet<string>): string {
   return words.join(' ');
 }
 
+/** A version written onto a name: "HTML5", "CSS3", "python3". */
+const GLUED_VERSION = /(?<=\p{L}{2})\d{1,2}\+?$/u;
+/** Years of experience typed with a skill: "5+ years Python", "Python (3+ years)". */
+const EXPERIENCE_YEARS = /(?<!\d)\d{1,2}(?: ?\+)? ?(?:years?|yrs?)(?: of)?/gi;
+/** Brackets left empty once the years are taken out: "Python ( )". */
+const EMPTY_BRACKETS = /\( ?\)|\[ ?\]/g;
+
 /**
  * The names a typed skill also reads as, beside itself: each of its parts, and each without its
- * version and without the words that say how it is known. Documents list skills without versions.
+ * version, without years of experience and without the words that say how it is known. Documents
+ * list skills without versions. A name whose known part has parts is read as them only
+ * ("experience with React and TypeScript" is React or TypeScript).
  */
 function skillForms(text: string): string[] {
-  return [text, ...skillParts(text)]
-    .flatMap((piece) => [piece, piece.replace(VERSION, ''), withoutNoise(piece, SKILL_NOISE_WORDS)])
-    .slice(1);
+  const clean = (piece: string) =>
+    piece.replace(EXPERIENCE_YEARS, ' ').replace(/\s+/g, ' ').replace(EMPTY_BRACKETS, ' ').trim();
+  const known = withoutNoise(clean(text), SKILL_NOISE_WORDS);
+  const knownParts = skillParts(known);
+  const pieces = [...(knownParts.length > 0 ? [] : [clean(text), known]), ...skillParts(text), ...knownParts]
+    .map(clean)
+    .filter((piece) => piece !== '');
+  return pieces
+    .flatMap((piece) => [
+      piece,
+      piece.replace(VERSION, ''),
+      piece.replace(GLUED_VERSION, ''),
+      withoutNoise(piece, SKILL_NOISE_WORDS),
+    ])
+    .filter((form) => form !== text);
 }
 
 /**

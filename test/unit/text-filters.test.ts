@@ -52,6 +52,13 @@ describe('reading skills and industries', () => {
       clause: { terms: { skills_key: ['pythondjango', 'python', 'django'] } },
       note: 'Read the skill "Python and Django" as Python or Django.',
     });
+    // Skills joined once the words around them are left out; years of experience; a version written on.
+    expect(readSkills(['experience with React and TypeScript']).note).toBe(
+      'Read the skill "experience with React and TypeScript" as React or TypeScript.',
+    );
+    expect(readSkills(['5+ years Python']).note).toBe('Read the skill "5+ years Python" as Python.');
+    expect(readSkills(['Python (3+ years)']).note).toBe('Read the skill "Python (3+ years)" as Python.');
+    expect(readSkills(['HTML5']).keys).toEqual(['html5', 'html']);
     expect(readSkills(['Kafka or RabbitMQ']).note).toBe(
       'Read the skill "Kafka or RabbitMQ" as Kafka or RabbitMQ.',
     );
