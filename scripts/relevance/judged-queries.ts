@@ -451,6 +451,20 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'SVP', /\bVP\b/i),
   skills('skill alias', ['IaC'], ['Terraform', 'Ansible']),
   industry('synonym', 'pharmaceutical', ['Biotech']),
+  // Job-board titles with the terms of the contract and the employer's industry.
+  titleAt('word order', 'DevOps Engineer - 6 month contract - Outside IR35', {
+    title: /\bDevOps Engineer\b/i,
+    employmentType: 'Contract',
+  }),
+  titleAt('word order', 'Data Analyst (SQL, Tableau) - Fixed Term 12 months', {
+    title: /\bData Analyst\b/i,
+    skills: ['SQL', 'Tableau'],
+    employmentType: 'Temporary',
+  }),
+  titleAt('industry', 'Product Manager - Payments (Fintech)', {
+    title: /\bProduct Manager\b/i,
+    industries: ['Fintech'],
+  }),
   // Skills as job ads write them: with years of experience, joined, a version written on.
   skills('skill alias', ['experience with React and TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['5+ years Python'], ['Python']),

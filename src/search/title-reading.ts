@@ -742,6 +742,22 @@ function qualifierChoices(
     },
   ];
   if (listed.length > 0) {
+    // Or the industry the role is in: "Product Manager - Payments (Fintech)".
+    const industries = [
+      ...new Set(listed.flatMap(({ skills }) => skills.flatMap((text) => industryKeys(text).keys))),
+    ];
+    choices.push({
+      name: `${name}_qualifiers_industry`,
+      tier: 6,
+      clause: allOf([...headClauses, ...otherClauses, valuesClause('industry_key', industries)]),
+      note: `${lead} ${listInWords(
+        [
+          ...others.map(({ said }) => said),
+          `${quoted} ${listed.length > 1 ? 'were' : 'was'} read as the industry the role is in`,
+        ],
+        'and',
+      )}.`,
+    });
     const saidOthers =
       others.length > 0
         ? `, and ${listInWords(
@@ -907,14 +923,23 @@ function slashedAlternatives(typed: string): string[] {
  */
 const EXCLUDED_WORD = /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)/gu;
 const MAX_EXCLUDED_WORDS = 4;
+/** A spaced dash or bar with nothing after it once those are taken out: "DevOps Engineer - contract -". */
+const SEPARATOR_LEFT_EMPTY = / [-–—|](?= [-–—|]| ?$)/g;
+/** How long a contract runs and its tax status, as job boards add them to a title. */
+const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:inside|outside) ir ?35\b/gi;
 
 /**
  * `title`: the reading of the words typed (`readTitleWords`), without the roles whose title has a
  * word typed to leave out; every choice of its second reading leaves them out too.
  */
 export function readTitle(typedWithQuotes: string, field: string): TextReading {
-  // Quotes around the title ("\"python developer\"") are no words of it.
-  const typed = trimEdges(typedWithQuotes, (character) => /[\s"“”«»]/.test(character));
+  // Quotes around the title ("\"python developer\"") are no words of it, nor the length of a
+  // contract or its tax status ("- 6 month contract - Outside IR35"): no title has them.
+  const withoutTerms = typedWithQuotes
+    .replace(TERMS_OF_A_CONTRACT, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(SEPARATOR_LEFT_EMPTY, '');
+  const typed = trimEdges(withoutTerms, (character) => /[\s"“”«»]/.test(character));
   const excluded = [...typed.matchAll(EXCLUDED_WORD)].map((match) => match[1] as string);
   if (excluded.length === 0) return readTitleWords(typed, field);
   if (excluded.length > MAX_EXCLUDED_WORDS) {

@@ -321,6 +321,19 @@ describe('the second reading of a title', () => {
     );
     // Only places after the first part: the places choice reads them.
     expect(choice('Data Engineer - Berlin', 'qualifiers')).toBeUndefined();
+    // Or as the industry the role is in.
+    const industry = choice('Product Manager - Payments (Fintech)', 'qualifiers_industry');
+    expect(JSON.stringify(industry?.clause)).toContain('{"terms":{"industry_key":["payment","fintech"]}}');
+    expect(industry?.note).toBe(
+      'No role title has all of "Product Manager - Payments (Fintech)", so "Payments" and "Fintech" were read as the industry the role is in.',
+    );
+    // How long a contract runs and its tax status are no words of a title.
+    expect(readTitle('DevOps Engineer - 6 month contract - Outside IR35', 'title')).toEqual(
+      readTitle('DevOps Engineer - contract', 'title'),
+    );
+    expect(choice('Java Developer - 12 month FTC', 'qualifiers')?.note).toBe(
+      'No role title has all of "Java Developer - FTC", so "FTC" was read as employment_type Temporary.',
+    );
   });
 
   it('reads words of a work arrangement or employment type anywhere in a title as those filters', () => {
