@@ -96,11 +96,15 @@ describe('resolvePlace', () => {
 
   it('resolves countries by name, alias, native name and ISO codes', () => {
     const uk = { kind: 'country', countryCode: 'GB', countryName: 'United Kingdom' };
-    for (const text of ['UK', 'U.K.', 'United Kingdom', 'great britain', 'GB', 'gb', 'GBR'])
+    for (const text of ['UK', 'U.K.', 'United Kingdom', 'great britain', 'GB', 'gb', 'GBR', 'Großbritannien'])
       expect(resolvePlace(text), text).toEqual(uk);
     expect(resolvePlace('Deutschland')).toMatchObject({ kind: 'country', countryCode: 'DE' });
     expect(resolvePlace('Österreich')).toMatchObject({ kind: 'country', countryCode: 'AT' });
     expect(resolvePlace('Georgia')).toMatchObject({ kind: 'country', countryCode: 'GE' });
+    // The names the data's other languages give them, and short names people use.
+    expect(resolvePlace('Polen')).toMatchObject({ kind: 'country', countryCode: 'PL' });
+    expect(resolvePlace('Irland')).toMatchObject({ kind: 'country', countryCode: 'IE' });
+    expect(resolvePlace('KSA')).toMatchObject({ kind: 'country', countryCode: 'SA' });
   });
 
   it('prefers the city when a city lies in its namesake region', () => {
