@@ -465,6 +465,19 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bProduct Manager\b/i,
     industries: ['Fintech'],
   }),
+  titleAt('word order', 'Data Engineer (Python, dbt, Snowflake) | London | £70-85k', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    skills: ['Python', 'dbt', 'Snowflake'],
+    cities: ['London'],
+  }),
+  titleAt('word order', 'Java Developer (London, Manchester)', {
+    title: role('Java'),
+    cities: ['London', 'Manchester'],
+  }),
+  titleAt('word order', 'Senior UX/UI Designer - Hybrid (3 days office)', {
+    title: /\bSenior (UX|UI) Designer\b/i,
+    workType: 'Hybrid',
+  }),
   // Skills as job ads write them: with years of experience, joined, a version written on.
   skills('skill alias', ['experience with React and TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['5+ years Python'], ['Python']),

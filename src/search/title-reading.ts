@@ -425,6 +425,17 @@ function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading
   }
 }
 
+/**
+ * The places and work arrangements read from a title's parts, read together as one location would
+ * read them: "(London, Manchester)" is either city, "London, UK" London, "Remote (UK)" both; each on
+ * its own only when together they read as nothing.
+ */
+function placesClauses(places: ReadonlyArray<{ segment: string; reading: LocationReading }>): Query[] {
+  const together =
+    places.length > 1 ? readLocation(places.map(({ segment }) => segment).join(', '), false) : undefined;
+  return together ? locationClauses(together) : places.flatMap(({ reading }) => locationClauses(reading));
+}
+
 function placeNote({ segment, reading }: { segment: string; reading: LocationReading }): string {
   const location = reading.keys.length > 0 ? 'the location ' : '';
   return `No role title has "${segment}", so it was read as ${location}${reading.says}.`;
@@ -515,17 +526,17 @@ function termOfWorkAt(
  */
 function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
   const { head, qualifiers } = qualifiersOf(part.typed);
-  const segments = [head, ...qualifiers.map(({ text }) => text)].filter((segment) => segment !== '');
+  const segments = [{ text: head, stacked: true }, ...qualifiers].filter(({ text }) => text !== '');
   const places: Array<{ segment: string; reading: LocationReading }> = [];
-  const kept = segments.filter((segment, index) => {
-    const reading =
-      index === 0 || places.length === MAX_TITLE_PLACES ? undefined : readLocation(segment, false);
+  // The first part is the title, and an item of a stack no place.
+  const kept = segments.flatMap(({ text: segment, stacked }) => {
+    const reading = stacked || places.length === MAX_TITLE_PLACES ? undefined : readLocation(segment, false);
     if (reading) places.push({ segment, reading });
-    return !reading;
+    return reading ? [] : [segment];
   });
   placesAtTheEnd(kept, places);
   const choices: Choice[] = [];
-  const located = places.flatMap((place) => locationClauses(place.reading));
+  const located = placesClauses(places);
   const placeNotes = places.map(placeNote);
   const rest = places.length > 0 ? withRoleNouns(sequenceOf(kept.join(' ')).concepts) : part.concepts;
   if (places.length > 0) {
@@ -640,24 +651,47 @@ const BEFORE_A_COMPANY = /^\s(?:at|@)\s$/i;
 /** What separates the skills of a bracketed list: "(React/Node)", "(AWS, Terraform)". */
 const BETWEEN_SKILLS = /[/,&]| and | or /i;
 /** Parts after the first read by `qualifierChoices`, and skills in one of them. */
-const MAX_QUALIFIERS = 3;
+const MAX_QUALIFIERS = 5;
 const MAX_SKILLS_LISTED = 4;
 
 /** The first part of a job-board title and the parts after it, each with whether it follows " at ". */
-function qualifiersOf(typed: string): {
-  head: string;
-  qualifiers: Array<{ text: string; company: boolean }>;
-} {
+function qualifiersOf(typed: string): { head: string; qualifiers: Qualifier[] } {
   const pieces = typed.split(TITLE_PARTS);
   let head = (pieces[0] ?? '').trim();
-  const qualifiers: Array<{ text: string; company: boolean }> = [];
+  const qualifiers: Array<Qualifier & { list?: number }> = [];
+  let list = 0;
+  let inBrackets = false;
   for (let index = 1; index < pieces.length; index += 2) {
+    const separator = pieces[index] ?? '';
+    if (separator === '(' || separator === '[') {
+      inBrackets = true;
+      list += 1;
+    } else if (separator === ')' || separator === ']') inBrackets = false;
     const text = (pieces[index + 1] ?? '').trim();
     if (text === '') continue;
     if (head === '') head = text;
-    else qualifiers.push({ text, company: BEFORE_A_COMPANY.test(pieces[index] ?? '') });
+    else
+      qualifiers.push({
+        text,
+        company: BEFORE_A_COMPANY.test(separator),
+        stacked: false,
+        ...(inBrackets ? { list } : {}),
+      });
+  }
+  // A list in brackets of which some item names no place is a stack: "(Python, dbt, Snowflake)" are
+  // skills, though towns have the names of the last two.
+  for (const qualifier of qualifiers) {
+    const items = qualifiers.filter((other) => qualifier.list !== undefined && other.list === qualifier.list);
+    qualifier.stacked = items.length > 1 && items.some((item) => !readLocation(item.text, false));
   }
   return { head, qualifiers };
+}
+
+/** A part of a job-board title after the first; `stacked` when it is an item of a stack in brackets. */
+interface Qualifier {
+  text: string;
+  company: boolean;
+  stacked: boolean;
 }
 
 /**
@@ -676,9 +710,9 @@ function qualifierChoices(
   { head, qualifiers }: ReturnType<typeof qualifiersOf>,
 ): Choice[] {
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
-  const read = qualifiers.map(({ text, company }) => {
+  const read = qualifiers.map(({ text, company, stacked }) => {
     // Another name of a skill is that skill, though a town has the name too ("(Spring)").
-    const place = skillKeys(text).names ? undefined : readLocation(text, false);
+    const place = stacked || skillKeys(text).names ? undefined : readLocation(text, false);
     if (place) {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {
@@ -863,14 +897,22 @@ function runChoices(
  */
 function titleAlternatives(typed: string): string[] {
   const text = typed.replace(BRACKETED_OR, unbracketed).replace(BAR_BETWEEN_WORDS, '/');
-  const pieces = splitAt(text, / or /i);
-  return pieces.length > 1 ? sharedWords(pieces).flatMap(slashedAlternatives) : slashedAlternatives(text);
+  // Only the first part of a job-board title names alternatives: in "Lead Frontend Engineer – React /
+  // TypeScript" or "Backend Engineer (Python or Go)" the later parts list skills.
+  const end = text.search(TITLE_PARTS);
+  const pieces = splitAt(end < 0 ? text : text.slice(0, end), / or /i);
+  const titles = (pieces.length > 1 ? sharedWords(pieces) : pieces).flatMap(slashedAlternatives);
+  if (end >= 0) titles[titles.length - 1] += text.slice(end);
+  return titles;
 }
 
 /** How words naming a role end: designer, architect, analyst, scientist, consultant, administrator. */
 const NAMES_A_ROLE = /(?:er|or|ist|yst|ant|ect)$/;
-/** Words in brackets joined by "or", as search engines take them: "(senior OR lead) python". */
-const BRACKETED_OR = /\(([^()]+)\)/g;
+/**
+ * Words in brackets joined by "or" that start a title, as search engines take them: "(senior OR
+ * lead) python". Later in a title, brackets hold a job-board part: "Backend Engineer (Python or Go)".
+ */
+const BRACKETED_OR = /^\s*\(([^()]+)\)/;
 /** A bar between words is a slash ("react|vue developer"); between spaces it parts a job-board title. */
 const BAR_BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\|(?=[\p{L}\p{N}])/gu;
 
@@ -923,8 +965,15 @@ function slashedAlternatives(typed: string): string[] {
  */
 const EXCLUDED_WORD = /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)/gu;
 const MAX_EXCLUDED_WORDS = 4;
+/** Brackets left empty once those are taken out: "Hybrid (3 days office)". */
+const EMPTY_BRACKETS = / ?\( ?\)| ?\[ ?\]/g;
 /** A spaced dash or bar with nothing after it once those are taken out: "DevOps Engineer - contract -". */
 const SEPARATOR_LEFT_EMPTY = / [-–—|](?= [-–—|]| ?$)/g;
+/** Pay as job boards add it to a title: "£70-85k", "up to €90,000", "$120k". */
+const SALARY = /(?:up to )?[£$€] ?\d{1,3}(?:[.,]\d{3})*k?(?: ?[-–] ?[£$€]? ?\d{1,3}(?:[.,]\d{3})*k?)?/gi;
+/** How many days a week are spent in the office: "(3 days office)", "2 days a week in the office". */
+const DAYS_IN_THE_OFFICE =
+  /\b\d ?days? (?:(?:a|per) week(?: (?:in|on) (?:the )?(?:office|site))?|(?:(?:in|on) )?(?:the )?(?:office|site))/gi;
 /** How long a contract runs and its tax status, as job boards add them to a title. */
 const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:inside|outside) ir ?35\b/gi;
 
@@ -937,7 +986,10 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
   // contract or its tax status ("- 6 month contract - Outside IR35"): no title has them.
   const withoutTerms = typedWithQuotes
     .replace(TERMS_OF_A_CONTRACT, ' ')
+    .replace(SALARY, ' ')
+    .replace(DAYS_IN_THE_OFFICE, ' ')
     .replace(/\s+/g, ' ')
+    .replace(EMPTY_BRACKETS, '')
     .replace(SEPARATOR_LEFT_EMPTY, '');
   const typed = trimEdges(withoutTerms, (character) => /[\s"“”«»]/.test(character));
   const excluded = [...typed.matchAll(EXCLUDED_WORD)].map((match) => match[1] as string);

@@ -327,6 +327,27 @@ describe('the second reading of a title', () => {
     expect(industry?.note).toBe(
       'No role title has all of "Product Manager - Payments (Fintech)", so "Payments" and "Fintech" were read as the industry the role is in.',
     );
+    // A stack in brackets is skills though towns have some of its names; places read together.
+    const towns = JSON.stringify(
+      choice('Data Engineer (Python, dbt, Snowflake) | London', 'qualifiers')?.clause,
+    );
+    expect(towns).toContain('{"terms":{"skills_key":["python","dbt","snowflake"]}}');
+    expect(towns).toContain('{"term":{"location.keys":"city:2643743"}}');
+    expect(JSON.stringify(choice('Java Developer (London, Manchester)', 'places')?.clause)).toContain(
+      '{"terms":{"location.keys":["city:2643743","city:2643123"]}}',
+    );
+    expect(JSON.stringify(choice('Data Engineer - London, UK', 'places')?.clause)).toContain(
+      '{"term":{"location.keys":"city:2643743"}}',
+    );
+    // Only the first part names alternatives.
+    for (const typed of ['Backend Engineer (Python or Go)', 'Lead Frontend Engineer – React / TypeScript']) {
+      expect(readTitle(typed, 'title').note, typed).not.toMatch(/" or "/);
+    }
+    // Pay and days in the office are no words of a title either.
+    expect(readTitle('Data Engineer | £70-85k', 'title')).toEqual(readTitle('Data Engineer', 'title'));
+    expect(readTitle('UX Designer - Hybrid (3 days office)', 'title')).toEqual(
+      readTitle('UX Designer - Hybrid', 'title'),
+    );
     // How long a contract runs and its tax status are no words of a title.
     expect(readTitle('DevOps Engineer - 6 month contract - Outside IR35', 'title')).toEqual(
       readTitle('DevOps Engineer - contract', 'title'),
