@@ -192,7 +192,7 @@ export const searchCompaniesInput = z.strictObject({
   name: text(100)
     .optional()
     .describe(
-      'Part of the company name, any case, e.g. "bank" finds "Monzo Bank". When no name contains it, it is read without a legal form it ends with ("Ltd", "GmbH"), then by close spellings, and notes say so.',
+      'Part of the company name, any case, e.g. "bank" finds "Monzo Bank". When no name contains it, it is read without a legal form or web address around it ("Ltd", "GmbH", "www.x.com"), then by close spellings unless some company has that name, and notes say so.',
     ),
   industry: industryParam.optional(),
   location: locationParam
@@ -250,7 +250,7 @@ export const searchSignalsInput = z.strictObject({
   company_name: text(100)
     .optional()
     .describe(
-      'Part of the company name, any case. When no name contains it, it is read without a legal form it ends with ("Ltd", "GmbH"), then by close spellings, and notes say so.',
+      'Part of the company name, any case. When no name contains it, it is read without a legal form or web address around it ("Ltd", "GmbH", "www.x.com"), then by close spellings unless some company has that name, and notes say so.',
     ),
   company_size: companySizeParam.optional(),
   announced_within_days: wholeNumberBetween(1, 365)

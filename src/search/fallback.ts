@@ -88,16 +88,36 @@ export function fallbackSearch(
   };
 }
 
-/** The second reading of the other filters, `kept` as first read; none when no other is read again. */
+/**
+ * The second reading without the close spellings of `named` (a name that is some company's): its
+ * other choices (the name without a legal form or a web address) and the other filters read again;
+ * none when nothing is left to read again.
+ */
 function withoutReadingAgain(
   clauses: Parameters<typeof fallbackSearch>[0],
-  kept: SecondReading,
+  named: SecondReading,
   bodyOf: (filter: estypes.QueryDslQueryContainer[]) => SearchBody,
 ): FallbackSearch | undefined {
-  const asRead = kept.choices.find((choice) => choice.tier < 0)?.clause ?? kept.clause;
+  const choices = named.choices.filter((choice) => !choice.typo);
+  const asRead = choices.find((choice) => choice.tier < 0)?.clause ?? named.clause;
+  const reading: SecondReading | undefined =
+    choices.length > 1
+      ? // Without `named`: the name was looked up once.
+        {
+          subject: named.subject,
+          typed: named.typed,
+          choices,
+          clause: anyOf(choices.map((choice) => choice.clause)),
+          suggest: {},
+        }
+      : undefined;
   const second = {
-    filter: clauses.second.filter.map((clause) => (clause === kept.clause ? asRead : clause)),
-    readings: clauses.second.readings.filter((reading) => reading !== kept),
+    filter: clauses.second.filter.map((clause) =>
+      clause === named.clause ? (reading?.clause ?? asRead) : clause,
+    ),
+    readings: clauses.second.readings.flatMap((other) =>
+      other !== named ? [other] : reading ? [reading] : [],
+    ),
   };
   return fallbackSearch({ ...clauses, second }, bodyOf);
 }

@@ -49,7 +49,7 @@ const TEXT_FILTERS = {
   industry:
     'The industry by its name, ignoring case, spaces, punctuation and "&"/"and" ("health tech", "e-commerce"), or a common other name (telecoms, healthcare, edtech, finance = Fintech, Banking or Insurance); several joined by "or" or commas ("fintech or banking") are any of them, and by "and" when no industry has the whole name ("banking and finance"); words like "companies" or "sector" around the name are dropped.',
   company_name:
-    'Part of the company name (name in search_companies, company_name in search_signals), any case; when none contains it, it is read without a legal form at its end ("Ltd", "GmbH", "Inc.").',
+    'Part of the company name (name in search_companies, company_name in search_signals), any case; when none contains it, it is read without a legal form at its end ("Ltd", "GmbH", "Inc.") or a web address around it ("www.snowlink.com"), with its words run together, and by close spellings only when no company has the name.',
   fixed_values:
     'The fixed lists above (experience_level, work_type, employment_type, company_size, currencies, signal categories, polarities and countries, group_by, breakdown_by, metric) take their values exactly as listed. A value written another way is invalid_argument on its field, and the message names the value meant when there is one: "remote" is "Remote", "sr" "Senior", "contractor" "Contract", "layoffs" "layoff", "UK" "GB", "DACH" "DE", "AT" and "CH".',
   misspellings:

@@ -4,6 +4,7 @@ import { foldKey } from '../domain/fold.js';
 import { listInWords, splitAt } from '../domain/words.js';
 import {
   type Alias,
+  fixedValueKey,
   INDUSTRY_ALIASES,
   INDUSTRY_NOISE_WORDS,
   legalFormAtEnd,
@@ -431,15 +432,16 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
  */
 export function readCompanyName(part: string, nameKeyField: string, nameField: string): TextReading {
   const reading: TextReading = { clause: nameContaining(nameKeyField, part) };
-  const legalForm = legalFormAtEnd(part);
-  const words = foldKey(legalForm?.rest ?? part);
+  const bare = bareCompanyName(part);
+  const legalForm = legalFormAtEnd(bare);
+  const words = foldKey(legalForm?.rest ?? bare);
   const fuzzy: Query | undefined =
     words.replace(/[^\p{L}\p{N}]/gu, '').length >= FUZZABLE_LENGTH
       ? { match: { [nameField]: { query: words, operator: 'and', ...FUZZY } } }
       : undefined;
   const choices: Choice[] = [
     asReadChoice('company_name', reading.clause),
-    ...(legalForm
+    ...(legalForm && bare === part
       ? [
           {
             name: 'company_name_without_legal_form',
@@ -449,6 +451,7 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
           },
         ]
       : []),
+    ...otherNameChoices(part, legalForm?.rest ?? bare, bare !== part.trim(), nameKeyField),
     ...(fuzzy ? [{ name: 'company_name_close_spellings', tier: 1, clause: fuzzy, typo: true as const }] : []),
   ];
   if (choices.length === 1) return reading;
@@ -458,12 +461,86 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
     typed: legalForm?.rest ?? part,
     suggest: fuzzy ? { typo_company_name: suggester(nameField, words) } : {},
     choices,
+    // The name as typed or without what was written around it ("kitecraft.io") is some company's.
     named: {
-      clause: nameContaining(COMPANY_NAME_KEY, part),
-      note: `A company's name contains "${part.trim()}", so it was not read as another name.`,
+      clause: anyOf(
+        [...new Set([part.trim(), legalForm?.rest ?? bare])].map((name) =>
+          nameContaining(COMPANY_NAME_KEY, name),
+        ),
+      ),
+      note: `A company's name contains "${legalForm?.rest ?? bare}", so it was not read as another name.`,
     },
   };
   return reading;
+}
+
+/**
+ * A company's name written as a web address ("www.snowlink.com"), after "the", or with a place in
+ * brackets ("Snowlink (UK)"): the name alone.
+ */
+function bareCompanyName(typed: string): string {
+  let name = typed.trim().replace(WEB_ADDRESS_START, '').split('/')[0] ?? '';
+  for (let dot = name.lastIndexOf('.'); dot > 0 && WEB_DOMAINS.has(name.slice(dot + 1).toLowerCase()); ) {
+    name = name.slice(0, dot);
+    dot = name.lastIndexOf('.');
+  }
+  name = name.replace(LEADING_THE, '').trim();
+  const bracket = name.endsWith(')') ? name.lastIndexOf('(') : -1;
+  if (bracket > 0) name = name.slice(0, bracket).trim();
+  return name === '' ? typed.trim() : name;
+}
+
+const WEB_ADDRESS_START = /^(?:https?:\/\/)?(?:www\.)?/i;
+const WEB_DOMAINS: ReadonlySet<string> = new Set(
+  [
+    'com',
+    'io',
+    'ai',
+    'co',
+    'uk',
+    'net',
+    'org',
+    'eu',
+    'de',
+    'pl',
+    'ro',
+    'bg',
+    'at',
+    'ch',
+    'ie',
+    'nl',
+    'fr',
+    'es',
+  ].concat(['app', 'dev', 'tech']),
+);
+const LEADING_THE = /^the\s+/i;
+
+/**
+ * The name without what was written around it (`around`: a web address, "the", a place in
+ * brackets, and a legal form with them), and run together when typed in words ("snow link" for
+ * Snowlink), as choices of its second reading. A legal form alone has its own choice and note.
+ */
+function otherNameChoices(typed: string, name: string, around: boolean, nameKeyField: string): Choice[] {
+  const choices: Choice[] = [];
+  const said = (as: string) => `No company name contains "${typed.trim()}", so it was read as "${as}".`;
+  if (around) {
+    choices.push({
+      name: 'company_name_bare',
+      tier: 0,
+      clause: nameContaining(nameKeyField, name),
+      note: said(name),
+    });
+  }
+  const joined = name.replace(/\s+/g, '');
+  if (joined !== name && fixedValueKey(joined).length >= FUZZABLE_LENGTH) {
+    choices.push({
+      name: 'company_name_joined',
+      tier: 0.5,
+      clause: nameContaining(nameKeyField, joined),
+      note: said(joined),
+    });
+  }
+  return choices;
 }
 
 /** The folded company name on the companies index, where `named` looks a typed name up. */

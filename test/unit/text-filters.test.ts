@@ -366,6 +366,13 @@ describe('the second reading', () => {
     expect(result.notes).toEqual([
       `A company's name contains "Snowlink", so it was not read as another name.`,
     ]);
+    // A name that some company's is without its legal form is still read without it, not by close spellings.
+    const withForm = signalSearch({ company_name: 'www.snowlink.com' }).fallback?.named;
+    expect(withForm?.note).toBe(`A company's name contains "snowlink", so it was not read as another name.`);
+    expect(
+      withForm?.fallback?.readings.map((reading) => reading.choices.map((choice) => choice.name)),
+    ).toEqual([['company_name_as_read', 'company_name_bare']]);
+    expect(withForm?.fallback?.named).toBeUndefined();
     // A name no company has is read again, by close spellings.
     const unknown = await searchWithFallback(
       alone,
