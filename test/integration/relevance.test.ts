@@ -313,7 +313,7 @@ describe('relevance over the seeded data', () => {
     const left = await callOk(client, 'search_companies', { name: agency.name });
     expect(left.total).toBe(0);
     expect(left.notes).toEqual([
-      `A company's name contains "${agency.name}", so it was not read as another name.`,
+      `A company's name contains "${legalFormAtEnd(agency.name)?.rest ?? agency.name}", so it was not read as another name.`,
       'Recruitment agencies are left out: set include_recruitment_agencies to true to search them too.',
     ]);
     const included = await callOk(client, 'search_companies', {
@@ -329,7 +329,7 @@ describe('relevance over the seeded data', () => {
     const none = await callOk(client, 'search_signals', { company_name: quiet.name });
     expect(none.signals).toEqual([]);
     expect(none.notes).toEqual([
-      `A company's name contains "${quiet.name}", so it was not read as another name.`,
+      `A company's name contains "${legalFormAtEnd(quiet.name)?.rest ?? quiet.name}", so it was not read as another name.`,
     ]);
   });
 
