@@ -25,7 +25,7 @@ export interface FallbackSearch<Body = SearchBody> {
   rebuild: (clauses: ReadonlyMap<estypes.QueryDslQueryContainer, estypes.QueryDslQueryContainer>) => Body;
   /**
    * A reading whose typed text may name something as it is (a company's name, `SecondReading.named`):
-   * how to look it up, what to say, and this second reading without reading it again.
+   * how to look it up, what to say, and this second reading without its close spellings.
    */
   named?: {
     clause: estypes.QueryDslQueryContainer;
@@ -83,7 +83,7 @@ export function fallbackSearch(
     readings: [...readings],
     rebuild: (replaced) => withSuggest(bodyOf(filter.map((clause) => replaced.get(clause) ?? clause))),
     ...(named?.named
-      ? { named: { ...named.named, fallback: withoutReadingAgain(clauses, named, bodyOf) } }
+      ? { named: { ...named.named, fallback: withoutCloseSpellings(clauses, named, bodyOf) } }
       : {}),
   };
 }
@@ -93,7 +93,7 @@ export function fallbackSearch(
  * other choices (the name without a legal form or a web address) and the other filters read again;
  * none when nothing is left to read again.
  */
-function withoutReadingAgain(
+function withoutCloseSpellings(
   clauses: Parameters<typeof fallbackSearch>[0],
   named: SecondReading,
   bodyOf: (filter: estypes.QueryDslQueryContainer[]) => SearchBody,
@@ -178,7 +178,7 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   const first = await run(search.body);
   if (found(first)) return { response: first, notes: [] };
   let fallback = search.fallback;
-  // A company's name as typed is not read as another's: that company has nothing matching.
+  // A company's name is not read by close spellings as another's: that company has nothing matching.
   if (fallback?.named && namesCompany && (await namesCompany(fallback.named.clause))) {
     named.push(fallback.named.note);
     fallback = fallback.named.fallback;

@@ -441,7 +441,7 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
       : undefined;
   const choices: Choice[] = [
     asReadChoice('company_name', reading.clause),
-    ...(legalForm && bare === part
+    ...(legalForm && bare === part.trim()
       ? [
           {
             name: 'company_name_without_legal_form',
@@ -491,27 +491,9 @@ function bareCompanyName(typed: string): string {
 }
 
 const WEB_ADDRESS_START = /^(?:https?:\/\/)?(?:www\.)?/i;
+/** The endings of web addresses taken off a company's name: ".com", ".co.uk", ".io". */
 const WEB_DOMAINS: ReadonlySet<string> = new Set(
-  [
-    'com',
-    'io',
-    'ai',
-    'co',
-    'uk',
-    'net',
-    'org',
-    'eu',
-    'de',
-    'pl',
-    'ro',
-    'bg',
-    'at',
-    'ch',
-    'ie',
-    'nl',
-    'fr',
-    'es',
-  ].concat(['app', 'dev', 'tech']),
+  'com io ai co uk net org eu de pl ro bg at ch ie nl fr es app dev tech'.split(' '),
 );
 const LEADING_THE = /^the\s+/i;
 

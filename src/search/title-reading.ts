@@ -955,10 +955,6 @@ function slashedAlternatives(typed: string): string[] {
 }
 
 /**
- * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in
- * any order; titles separated by " / " or "or" are alternatives. `field` names the parameter in errors.
- */
-/**
  * Words typed to leave out, as search engines take them: after a dash that starts a word ("senior
  * -lead python") or after NOT in capitals ("java NOT spring"). A dash inside a word ("front-end")
  * or between spaces ("Data Engineer - London") is no exclusion.
@@ -978,8 +974,10 @@ const DAYS_IN_THE_OFFICE =
 const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:inside|outside) ir ?35\b/gi;
 
 /**
- * `title`: the reading of the words typed (`readTitleWords`), without the roles whose title has a
- * word typed to leave out; every choice of its second reading leaves them out too.
+ * `title` / `hiring_for_title`: every word (or vocabulary term) must be in the role's title, in any
+ * order; titles separated by " / " or "or" are alternatives (`readTitleWords`), without the roles
+ * whose title has a word typed to leave out, which every choice of the second reading leaves out
+ * too. `field` names the parameter in errors.
  */
 export function readTitle(typedWithQuotes: string, field: string): TextReading {
   // Quotes around the title ("\"python developer\"") are no words of it, nor the length of a
