@@ -478,6 +478,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bSenior (UX|UI) Designer\b/i,
     workType: 'Hybrid',
   }),
+  title('word order', 'IT Support Technician - 1st/2nd Line', /\bIT Support\b/i),
+  titleAt('word order', 'Data Engineer - Snowflake', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    skills: ['Snowflake'],
+  }),
   // Skills as job ads write them: with years of experience, joined, a version written on.
   skills('skill alias', ['experience with React and TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['5+ years Python'], ['Python']),

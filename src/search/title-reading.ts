@@ -20,7 +20,7 @@ import {
   type TitleTerm,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
-import { type LocationReading, locationClauses, readLocation } from './location-filter.js';
+import { cityOf, type LocationReading, locationClauses, readLocation } from './location-filter.js';
 import {
   allOf,
   anyOf,
@@ -415,7 +415,7 @@ function placesAtTheEnd(kept: string[], places: Array<{ segment: string; reading
     let taken = false;
     for (let length = Math.min(LONGEST_PLACE_NAME, words.length - 1); length >= 1 && !taken; length--) {
       const segment = words.slice(-length).join(' ');
-      const reading = readLocation(segment, false);
+      const reading = titlePlace(segment);
       if (!reading) continue;
       places.push({ segment, reading });
       kept[kept.length - 1] = words.slice(0, -length).join(' ');
@@ -436,6 +436,20 @@ function placesClauses(places: ReadonlyArray<{ segment: string; reading: Locatio
   return together ? locationClauses(together) : places.flatMap(({ reading }) => locationClauses(reading));
 }
 
+/** Towns smaller than this are not read out of a title: their names are more often words there. */
+const SMALLEST_TITLE_TOWN = 10_000;
+
+/**
+ * A place named in a title: as `location` reads it, but not a town of fewer than
+ * SMALLEST_TITLE_TOWN people ("1st/2nd Line" is not Líně, "Snowflake" not Snowflake, Arizona,
+ * "Rust" not Rust in Baden).
+ */
+function titlePlace(text: string): LocationReading | undefined {
+  const reading = readLocation(text, false);
+  const city = reading && cityOf(reading);
+  return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
+}
+
 function placeNote({ segment, reading }: { segment: string; reading: LocationReading }): string {
   const location = reading.keys.length > 0 ? 'the location ' : '';
   return `No role title has "${segment}", so it was read as ${location}${reading.says}.`;
@@ -450,7 +464,7 @@ function placeAtTheStart(kept: readonly string[]) {
   const words = (kept[0] ?? '').split(/\s+/);
   for (let length = Math.min(LONGEST_PLACE_NAME, words.length - 1); length >= 1; length--) {
     const segment = words.slice(0, length).join(' ');
-    const reading = readLocation(segment, false);
+    const reading = titlePlace(segment);
     if (reading)
       return { place: { segment, reading }, kept: [words.slice(length).join(' '), ...kept.slice(1)] };
   }
@@ -530,7 +544,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   const places: Array<{ segment: string; reading: LocationReading }> = [];
   // The first part is the title, and an item of a stack no place.
   const kept = segments.flatMap(({ text: segment, stacked }) => {
-    const reading = stacked || places.length === MAX_TITLE_PLACES ? undefined : readLocation(segment, false);
+    const reading = stacked || places.length === MAX_TITLE_PLACES ? undefined : titlePlace(segment);
     if (reading) places.push({ segment, reading });
     return reading ? [] : [segment];
   });
@@ -682,7 +696,7 @@ function qualifiersOf(typed: string): { head: string; qualifiers: Qualifier[] } 
   // skills, though towns have the names of the last two.
   for (const qualifier of qualifiers) {
     const items = qualifiers.filter((other) => qualifier.list !== undefined && other.list === qualifier.list);
-    qualifier.stacked = items.length > 1 && items.some((item) => !readLocation(item.text, false));
+    qualifier.stacked = items.length > 1 && items.some((item) => !titlePlace(item.text));
   }
   return { head, qualifiers };
 }
@@ -712,7 +726,7 @@ function qualifierChoices(
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
   const read = qualifiers.map(({ text, company, stacked }) => {
     // Another name of a skill is that skill, though a town has the name too ("(Spring)").
-    const place = stacked || skillKeys(text).names ? undefined : readLocation(text, false);
+    const place = stacked || skillKeys(text).names ? undefined : titlePlace(text);
     if (place) {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {

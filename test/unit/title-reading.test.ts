@@ -339,6 +339,11 @@ describe('the second reading of a title', () => {
     expect(JSON.stringify(choice('Data Engineer - London, UK', 'places')?.clause)).toContain(
       '{"term":{"location.keys":"city:2643743"}}',
     );
+    // A town too small to be meant in a title is not read as a place: Líně, Snowflake (Arizona).
+    expect(choice('IT Support Technician - 1st/2nd Line', 'places')).toBeUndefined();
+    expect(choice('Data Engineer - Snowflake', 'qualifiers')?.note).toBe(
+      'No role title has all of "Data Engineer - Snowflake", so "Snowflake" was read as a skill the role lists.',
+    );
     // Only the first part names alternatives.
     for (const typed of ['Backend Engineer (Python or Go)', 'Lead Frontend Engineer – React / TypeScript']) {
       expect(readTitle(typed, 'title').note, typed).not.toMatch(/" or "/);
