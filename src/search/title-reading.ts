@@ -540,11 +540,11 @@ function termOfWorkAt(
  */
 function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fuzzable: string[] } {
   const { head, qualifiers } = qualifiersOf(part.typed);
-  const segments = [{ text: head, stacked: true }, ...qualifiers].filter(({ text }) => text !== '');
   const places: Array<{ segment: string; reading: LocationReading }> = [];
-  // The first part is the title, and an item of a stack no place.
-  const kept = segments.flatMap(({ text: segment, stacked }) => {
-    const reading = stacked || places.length === MAX_TITLE_PLACES ? undefined : titlePlace(segment);
+  // The first part is the title; a later one the place it names, up to MAX_TITLE_PLACES.
+  const kept = [{ text: head, place: undefined }, ...qualifiers].flatMap(({ text: segment, place }) => {
+    if (segment === '') return [];
+    const reading = places.length === MAX_TITLE_PLACES ? undefined : place;
     if (reading) places.push({ segment, reading });
     return reading ? [] : [segment];
   });
@@ -688,24 +688,37 @@ function qualifiersOf(typed: string): { head: string; qualifiers: Qualifier[] } 
       qualifiers.push({
         text,
         company: BEFORE_A_COMPANY.test(separator),
-        stacked: false,
+        place: titlePlace(text),
         ...(inBrackets ? { list } : {}),
       });
   }
   // A list in brackets of which some item names no place is a stack: "(Python, dbt, Snowflake)" are
   // skills, though towns have the names of the last two.
-  for (const qualifier of qualifiers) {
-    const items = qualifiers.filter((other) => qualifier.list !== undefined && other.list === qualifier.list);
-    qualifier.stacked = items.length > 1 && items.some((item) => !titlePlace(item.text));
-  }
-  return { head, qualifiers };
+  const stacks = new Set(
+    qualifiers.flatMap(({ list: item, place }) =>
+      item !== undefined &&
+      place === undefined &&
+      qualifiers.filter((other) => other.list === item).length > 1
+        ? [item]
+        : [],
+    ),
+  );
+  return {
+    head,
+    qualifiers: qualifiers.map(({ list: item, ...qualifier }) =>
+      item !== undefined && stacks.has(item) ? { ...qualifier, place: undefined } : qualifier,
+    ),
+  };
 }
 
-/** A part of a job-board title after the first; `stacked` when it is an item of a stack in brackets. */
+/**
+ * A part of a job-board title after the first, with the place it names (`titlePlace`), read once;
+ * none for an item of a stack in brackets.
+ */
 interface Qualifier {
   text: string;
   company: boolean;
-  stacked: boolean;
+  place: LocationReading | undefined;
 }
 
 /**
@@ -724,9 +737,9 @@ function qualifierChoices(
   { head, qualifiers }: ReturnType<typeof qualifiersOf>,
 ): Choice[] {
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
-  const read = qualifiers.map(({ text, company, stacked }) => {
+  const read = qualifiers.map(({ text, company, place: named }) => {
     // Another name of a skill is that skill, though a town has the name too ("(Spring)").
-    const place = stacked || skillKeys(text).names ? undefined : titlePlace(text);
+    const place = skillKeys(text).names ? undefined : named;
     if (place) {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {
