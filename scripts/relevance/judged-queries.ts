@@ -18,7 +18,8 @@ type QueryKind =
   | 'trap'
   | 'typo'
   | 'skill alias'
-  | 'industry';
+  | 'industry'
+  | 'job board';
 
 export interface JudgedQuery {
   kind: QueryKind;
@@ -529,5 +530,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\b(Engineer|Developer)\b/i,
     industries: ['Fintech'],
     cities: ['London'],
+  }),
+  // Job-board titles whose first part holds a word no title has, beside skills in later parts.
+  titleAt('job board', 'Cloud DevOps Engineer - AWS - SC Cleared', {
+    title: /\bDevOps Engineer\b/i,
+    skills: ['AWS'],
   }),
 ];

@@ -777,7 +777,8 @@ function qualifierChoices(
   const others = read.filter(({ skills }) => skills.length === 0);
   // Places only: the places choice reads them.
   if (read.every(({ place }) => place)) return [];
-  const headClauses = withRoleNouns(sequenceOf(head).concepts).map(clauseOf);
+  const headConcepts = withRoleNouns(sequenceOf(head).concepts);
+  const headClauses = headConcepts.map(clauseOf);
   const quoted = listInWords(
     listed.map(({ text }) => `"${text}"`),
     'and',
@@ -790,17 +791,24 @@ function qualifierChoices(
         ];
   const lead = `No role title has all of "${part.typed.trim()}", so`;
   const otherClauses = others.flatMap(({ clauses }) => clauses);
+  const qualifierClauses = [...otherClauses, ...(keys.length > 0 ? [valuesClause('skills_key', keys)] : [])];
+  const saidQualifiers = [...others.map(({ said }) => said), ...asSkills];
   const choices: Choice[] = [
     {
       name: `${name}_qualifiers`,
       tier: 6,
-      clause: allOf([
-        ...headClauses,
-        ...otherClauses,
-        ...(keys.length > 0 ? [valuesClause('skills_key', keys)] : []),
-      ]),
-      note: `${lead} ${listInWords([...others.map(({ said }) => said), ...asSkills], 'and')}.`,
+      clause: allOf([...headClauses, ...qualifierClauses]),
+      note: `${lead} ${listInWords(saidQualifiers, 'and')}.`,
     },
+    // The first part read again too: "Cloud DevOps Engineer - AWS" is a DevOps Engineer listing
+    // cloud and AWS, as "Cloud DevOps Engineer" alone would be.
+    ...runChoices(part, headConcepts, AS_SKILL, {
+      name: `${name}_qualifiers_head_skill`,
+      tier: 6.5,
+      clauses: qualifierClauses,
+      notes: [],
+      also: saidQualifiers,
+    }),
   ];
   if (listed.length > 0) {
     // Or the industry the role is in: "Product Manager - Payments (Fintech)".
@@ -832,6 +840,15 @@ function qualifierChoices(
       clause: allOf([...headClauses, ...otherClauses]),
       note: `${lead} it was read without ${quoted}${saidOthers}.`,
     });
+    choices.push(
+      ...runChoices(part, headConcepts, AS_SKILL, {
+        name: `${name}_head_skill`,
+        tier: 7.5,
+        clauses: otherClauses,
+        notes: [],
+        also: [`it was read without ${quoted}`, ...others.map(({ said }) => said)],
+      }),
+    );
   }
   return choices;
 }
@@ -884,6 +901,8 @@ function runChoices(
     notes: readonly string[];
     /** How the concepts were read beside the skill (`withoutImplied`), for the note. */
     without?: string;
+    /** How other parts of the title were read, said after the run: `"AWS" was read as a skill the role lists`. */
+    also?: readonly string[];
   },
 ): Choice[] {
   const choices: Choice[] = [];
@@ -910,7 +929,7 @@ function runChoices(
           ...with_.notes,
           with_.without
             ? `No role title has all of "${part.typed}", so it was read ${with_.without} and with "${shown}" as ${as}.`
-            : `No role title has all of "${part.typed}", so "${shown}" was read as ${as}.`,
+            : `No role title has all of "${part.typed}", so ${listInWords([`"${shown}" was read as ${as}`, ...(with_.also ?? [])], 'and')}.`,
         ].join(' '),
       });
     }

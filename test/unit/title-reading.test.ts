@@ -319,6 +319,19 @@ describe('the second reading of a title', () => {
     expect(choice('Java Developer (Spring) - Contract', 'qualifiers')?.note).toBe(
       'No role title has all of "Java Developer (Spring) - Contract", so "Contract" was read as employment_type Contract and "Spring" was read as a skill the role lists.',
     );
+    // The first part read again beside the later ones, after it was read as typed.
+    const cloud = choice('Cloud DevOps Engineer - AWS', 'qualifiers_head_skill_0');
+    expect(cloud?.tier).toBe(6.5);
+    expect(JSON.stringify(cloud?.clause)).toContain('{"term":{"skills_key":"aws"}}');
+    expect(JSON.stringify(cloud?.clause)).toContain('{"term":{"title_terms":"devops"}}');
+    expect(JSON.stringify(cloud?.clause)).not.toContain('"title_terms":"cloud"');
+    expect(cloud?.note).toBe(
+      'No role title has all of "Cloud DevOps Engineer - AWS", so "Cloud" was read as the skill AWS, Azure, GCP, Cloud Architecture, Cloud Security or AWS SageMaker and "AWS" was read as a skill the role lists.',
+    );
+    expect(choice('Cloud DevOps Engineer (Terraform)', 'head_skill_0')).toMatchObject({
+      tier: 7.5,
+      note: 'No role title has all of "Cloud DevOps Engineer (Terraform)", so "Cloud" was read as the skill AWS, Azure, GCP, Cloud Architecture, Cloud Security or AWS SageMaker and it was read without "Terraform".',
+    });
     // Only places after the first part: the places choice reads them.
     expect(choice('Data Engineer - Berlin', 'qualifiers')).toBeUndefined();
     // Or as the industry the role is in.
