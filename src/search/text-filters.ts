@@ -159,8 +159,8 @@ function withoutNoise(text: string, noiseWords: ReadonlySet<string>): string {
   return words.join(' ');
 }
 
-/** A version written onto a name: "HTML5", "CSS3", "python3". */
-const GLUED_VERSION = /(?<=\p{L}{2})\d{1,2}\+?$/u;
+/** A version written onto a name of three letters or more: "HTML5", "CSS3", "python3" (not "EC2"). */
+const GLUED_VERSION = /(?<=\p{L}{3})\d{1,2}\+?$/u;
 /** Years of experience typed with a skill: "5+ years Python", "Python (3+ years)". */
 const EXPERIENCE_YEARS = /(?<!\d)\d{1,2}(?: ?\+)? ?(?:years?|yrs?)(?: of)?/gi;
 /** Brackets left empty once the years are taken out: "Python ( )". */

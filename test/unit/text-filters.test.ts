@@ -59,6 +59,8 @@ describe('reading skills and industries', () => {
     expect(readSkills(['5+ years Python']).note).toBe('Read the skill "5+ years Python" as Python.');
     expect(readSkills(['Python (3+ years)']).note).toBe('Read the skill "Python (3+ years)" as Python.');
     expect(readSkills(['HTML5']).keys).toEqual(['html5', 'html']);
+    // Two letters and a digit are a name of their own, not a name and its version.
+    expect(readSkills(['aws ec2']).note).toBeUndefined();
     expect(readSkills(['Kafka or RabbitMQ']).note).toBe(
       'Read the skill "Kafka or RabbitMQ" as Kafka or RabbitMQ.',
     );
