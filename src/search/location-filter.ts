@@ -43,12 +43,14 @@ type PlaceOnly = Omit<LocationReading, 'workTypes'>;
 const MAX_PLACES_NAMED = 5;
 /**
  * Words around a place's name that say "thereabouts" or "there": "near Munich", "London area",
- * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide".
+ * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide", "DACH region".
  */
 const VICINITY_BEFORE =
   /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over)(?: the)? /i;
 const VICINITY_AFTER =
-  /(?: (?:area|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
+  /(?: (?:area|region|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
+/** Words that say the middle of a city, of a city only: "central London", "Leeds city centre", not "Central Asia". */
+const CITY_CENTRE = /^central |(?: city)? cent(?:re|er)$/i;
 
 /** One place, or several named together; undefined when a part names none. */
 function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
@@ -83,7 +85,9 @@ function placeNear(text: string, closeSpellings: boolean): PlaceOnly | undefined
   if (place) return place;
   const [name = '', ...qualifiers] = text.trim().replace(/\s+/g, ' ').split(',');
   // Postcodes beside the name ("10115 Berlin", "London EC2A") are the words with digits.
+  const centre = CITY_CENTRE.test(name);
   const bareName = name
+    .replace(CITY_CENTRE, '')
     .replace(VICINITY_BEFORE, '')
     .replace(VICINITY_AFTER, '')
     .split(' ')
@@ -92,6 +96,7 @@ function placeNear(text: string, closeSpellings: boolean): PlaceOnly | undefined
   const bare = [bareName, ...qualifiers].join(',');
   if (bare === text.trim() || bareName.trim() === '') return undefined;
   const near = placeIn(bare, closeSpellings);
+  if (centre && near?.place?.kind !== 'city') return undefined;
   return near && { ...near, note: `Read the location "${text}" as ${near.says}.` };
 }
 

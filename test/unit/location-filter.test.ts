@@ -132,6 +132,12 @@ describe('reading a location', () => {
     }
     expect(readLocation('Greater Munich Metropolitan Area', true)?.keys).toEqual(['city:2867714']);
     expect(readLocation('Munich Metropolitan Region', true)?.keys).toEqual(['city:2867714']);
+    expect(readLocation('DACH region', true)?.says).toBe('Germany, Austria or Switzerland');
+    // The middle of a city is the city; of anything wider it is no place read.
+    for (const typed of ['Central London', 'London city centre', 'London City Center, UK']) {
+      expect(readLocation(typed, true)?.keys, typed).toEqual(['city:2643743']);
+    }
+    expect(readLocation('Central Asia', true)).toBeUndefined();
     // A group of countries is a region of the file, not the closest spelling of a far-away province.
     expect(readLocation('Balkans', true)?.says).toBe('the countries of the Balkans');
     // A place the gazetteer knows by a name with "Greater" is read by that name, with no note.
