@@ -531,6 +531,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     industries: ['Fintech'],
     cities: ['London'],
   }),
+  // A field of work named with the posting: its people.
+  title('synonym', 'engineering roles', /\b(Engineer|Engineering|Developer)\b/i),
+  title('synonym', 'design jobs', /\bDesign(er)?\b/i),
   // Job-board titles whose first part holds a word no title has, beside skills in later parts.
   titleAt('job board', 'Cloud DevOps Engineer - AWS - SC Cleared', {
     title: /\bDevOps Engineer\b/i,

@@ -159,7 +159,10 @@ export const IMPLIED_BY_SPECIALTY: { words: ReadonlySet<string>; roles: Readonly
 /** Seniority and rank words: with only these beside it, a role noun is read alone. */
 export const NOT_SPECIALTIES: ReadonlySet<string> = new Set(roleNouns.not_specialties.flatMap(analyse));
 
-export const STOP_WORDS: ReadonlySet<string> = new Set(vocabulary.stop_words.words);
+/** Words naming the posting, not the role ("jobs", "roles"), by analysed form. */
+export const POSTING_WORDS: ReadonlySet<string> = new Set(vocabulary.stop_words.posting);
+
+export const STOP_WORDS: ReadonlySet<string> = new Set([...vocabulary.stop_words.words, ...POSTING_WORDS]);
 
 /** Employers' own level numbers ("II", "3", "L4"), left out of a title with a note. */
 export const IGNORED_LEVEL_WORDS: ReadonlySet<string> = new Set(vocabulary.levels.ignored.flatMap(analyse));

@@ -13,6 +13,7 @@ import {
   LONGEST_TITLE_TERM,
   NOT_SPECIALTIES,
   type Phrase,
+  POSTING_WORDS,
   ROLE_NOUNS_ALONE,
   ROLE_NOUNS_WITH_SPECIALTY,
   STOP_WORDS,
@@ -110,6 +111,17 @@ function termConcept(term: TitleTerm, typed = term.typed.join(' ')): Concept {
   return { kind: 'term', typed, phrases: term.phrases, meaning: term.meaning, rank: isRankTerm(term) };
 }
 
+/**
+ * A field of work before a word naming the posting as the field or its people, as `withField`
+ * reads it after a specialty: "engineering roles" are engineers too, "engineering" alone the
+ * Engineering titles.
+ */
+function withFieldBefore(concepts: Concept[]): void {
+  const last = concepts.at(-1);
+  const field = last?.kind === 'word' ? FIELD_WORDS.get(last.word) : undefined;
+  if (last?.kind === 'word' && field) concepts[concepts.length - 1] = termConcept(field, last.word);
+}
+
 /** Level words, vocabulary terms (longest typed form first), role nouns and the other words, stop words dropped. */
 function conceptsOf(words: readonly string[]): Sequence {
   const sequence: Sequence = { concepts: [], ignored: [] };
@@ -131,6 +143,7 @@ function conceptsOf(words: readonly string[]): Sequence {
     } else {
       if (IGNORED_LEVEL_WORDS.has(word)) sequence.ignored.push(word);
       else if (ROLE_NOUNS_ALONE.has(word)) sequence.concepts.push({ kind: 'role', word });
+      else if (POSTING_WORDS.has(word)) withFieldBefore(sequence.concepts);
       else if (!STOP_WORDS.has(word)) sequence.concepts.push({ kind: 'word', word });
       index += 1;
     }

@@ -57,6 +57,12 @@ describe('reading a title', () => {
       expect(readTitle(typed, 'title').note, typed).toBeUndefined();
     }
     expect(readTitle('data engineering engineer', 'title').note).not.toContain('"engineering"');
+    // Alone, before a word naming the posting: "engineering" alone stays the Engineering titles.
+    expect(readTitle('engineering roles', 'title')).toMatchObject({
+      clause: { bool: { filter: [{ terms: { title_terms: ['engineering', 'engineer', 'developer'] } }] } },
+      note: 'Read the title "engineering roles" as Engineering, Engineer or Developer.',
+    });
+    expect(readTitle('engineering', 'title').note).toBeUndefined();
   });
 
   it('reads a role noun beside a specialty as engineer or developer, and alone as typed', () => {
