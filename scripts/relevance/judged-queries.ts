@@ -534,6 +534,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // A field of work named with the posting: its people.
   title('synonym', 'engineering roles', /\b(Engineer|Engineering|Developer)\b/i),
   title('synonym', 'design jobs', /\bDesign(er)?\b/i),
+  // Words joined by "&": either, when no title has both.
+  title('word order', 'Head of Data & Analytics', /\bHead of (Data|Analytics)\b/i),
   // Job-board titles whose first part holds a word no title has, beside skills in later parts.
   titleAt('job board', 'Cloud DevOps Engineer - AWS - SC Cleared', {
     title: /\bDevOps Engineer\b/i,

@@ -574,6 +574,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       note: placeNotes.join(' '),
     });
   }
+  choices.push(...joinedAsEither(part, name));
   const fuzzable = part.concepts.flatMap((concept) =>
     isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
   );
@@ -671,6 +672,36 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     }
   }
   return { choices, fuzzable };
+}
+
+/** Two words joined by "&" or "and": "Data & Analytics". */
+const JOINED_WORDS = /(?<=[\p{L}\p{N}]) ?(?:&| and ) ?(?=[\p{L}\p{N}])/gu;
+
+/**
+ * The title with words joined by "&" or "and" read as either, as a slash between them is: "Head of
+ * Data & Analytics" is Head of Data or Head of Analytics when no title has both words. Before the
+ * close spellings: it reads the words as typed.
+ */
+function joinedAsEither(part: TitlePart, name: string): Choice[] {
+  const slashed = part.typed.replace(JOINED_WORDS, '/');
+  if (slashed === part.typed) return [];
+  const concepts = withRoleNouns(sequenceOf(slashed).concepts);
+  const eithers = concepts.filter((concept) => concept.kind === 'either');
+  if (eithers.length === 0) return [];
+  const said = eithers.map((either) =>
+    listInWords(
+      either.labels.map((label) => `"${label}"`),
+      'or',
+    ),
+  );
+  return [
+    {
+      name: `${name}_either`,
+      tier: 0.5,
+      clause: allOf(concepts.map(clauseOf)),
+      note: `No role title has all of "${part.typed.trim()}", so it was read with ${listInWords(said, 'and')}.`,
+    },
+  ];
 }
 
 /** A part after " at " or " @ " names the employer: "Java Developer at Pixelstream". */

@@ -239,6 +239,34 @@ describe('alternatives in a title', () => {
     ).toHaveLength(2);
   });
 
+  it('reads words joined by "&" or "and" as either one in the second reading, before close spellings', () => {
+    for (const typed of ['Head of Data & Analytics', 'Head of Data and Analytics']) {
+      const either = readTitle(typed, 'title').second?.choices.find(
+        (choice) => choice.name === 'title_0_either',
+      );
+      expect(either, typed).toMatchObject({
+        tier: 0.5,
+        clause: {
+          bool: {
+            filter: [
+              { term: { title_terms: 'head' } },
+              {
+                bool: {
+                  should: [{ term: { title_terms: 'data' } }, { term: { title_terms: 'analytics' } }],
+                  minimum_should_match: 1,
+                },
+              },
+            ],
+          },
+        },
+        note: `No role title has all of "${typed}", so it was read with "Data" or "Analytics".`,
+      });
+    }
+    expect(readTitle('R&D Engineer', 'title').second?.choices.map((choice) => choice.name)).not.toContain(
+      'title_0_either',
+    );
+  });
+
   it('reads titles separated by a spaced slash as alternatives', () => {
     const reading = readTitle('Data Scientist / ML Engineer', 'title');
     expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);
