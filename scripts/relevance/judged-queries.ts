@@ -534,6 +534,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // A field of work named with the posting: its people.
   title('synonym', 'engineering roles', /\b(Engineer|Engineering|Developer)\b/i),
   title('synonym', 'design jobs', /\bDesign(er)?\b/i),
+  // Skills typed in one string without a comma, and practices named for the tools.
+  skills('skill alias', ['python sql'], ['Python', 'SQL']),
+  skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),
+  skills('skill alias', ['ux research'], ['User Research']),
+  skills('skill alias', ['deep learning'], ['PyTorch', 'TensorFlow']),
   // Words joined by "&": either, when no title has both.
   title('word order', 'Head of Data & Analytics', /\bHead of (Data|Analytics)\b/i),
   // Job-board titles whose first part holds a word no title has, beside skills in later parts.

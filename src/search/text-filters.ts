@@ -125,15 +125,15 @@ interface KeyedReading {
 }
 
 /**
- * Brackets, commas and a slash between spaces always part a typed skill; a slash, "&", "and" or
- * "or" only between single words of 3 letters or more ("GCP/BigQuery", "Python and Django",
- * "Kafka or RabbitMQ", not "CI/CD" or "SAP S/4HANA").
+ * Brackets, commas and a slash between spaces always part a typed skill; a slash, "&", "and",
+ * "or" or " + " only between single words of 3 letters or more ("GCP/BigQuery", "Python and
+ * Django", "Kafka or RabbitMQ", "React + TypeScript", not "CI/CD" or "SAP S/4HANA").
  */
 function skillParts(text: string): string[] {
   const parts = text
     .split(/[()[\],;|]|\s\/\s/)
     .flatMap((part) => {
-      const sides = splitAt(part, /[/&]| and | or /i).map((side) => side.trim());
+      const sides = splitAt(part, /[/&]| and | or | \+ /i).map((side) => side.trim());
       return sides.length > 1 && sides.every((side) => /^[\p{L}\p{N}.#+-]{3,}$/u.test(side)) ? sides : [part];
     })
     .map((part) => part.trim())
@@ -375,13 +375,24 @@ interface RunReading {
   noiseWords: ReadonlySet<string>;
   /** A skill names the tool first ("graphql api"); an industry's kind comes last ("retail banking"). */
   nameFirst: boolean;
+  /**
+   * Names the vocabulary knows, by match key: when every word of a typed name is one, each is as
+   * likely meant as another, all kept that find something ("python sql" is Python or SQL, as
+   * "python, sql" is), not the first only ("graphql api", "microservice architecture").
+   */
+  knownNames?: ReadonlySet<string>;
 }
+
+/** Every name an alias gives and every typed form it has, by match key. */
+const namesOf = (aliases: ReadonlyMap<string, Alias>): ReadonlySet<string> =>
+  new Set([...aliases.keys(), ...[...aliases.values()].flatMap((alias) => alias.keys)]);
 
 const SKILL_RUNS: RunReading = {
   field: 'skills_key',
   aliases: SKILL_ALIASES,
   noiseWords: SKILL_NOISE_WORDS,
   nameFirst: true,
+  knownNames: namesOf(SKILL_ALIASES),
 };
 const INDUSTRY_RUNS: RunReading = {
   field: 'industry_key',
@@ -394,7 +405,7 @@ const INDUSTRY_RUNS: RunReading = {
  * The second reading of names typed in several words: each shorter run of their words that reads
  * as other keys than the first reading's ("docker" of "docker compose", "rest api" of "rest api
  * design", "banking" of "retail banking"), longer runs preferred (a lower tier), then those where
- * the name is (`nameFirst`). Not of another name of one ("nest js"); no single letters, and no runs
+ * the name is (`nameFirst`), but single words alike when each is a known name (`knownNames`). Not of another name of one ("nest js"); no single letters, and no runs
  * that start or end with a noise word.
  */
 function runChoices(names: readonly string[], firstKeys: readonly string[], how: RunReading): Choice[] {
@@ -403,6 +414,7 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
   for (const typed of names) {
     const words = typed.trim().split(/[\s_/-]+/);
     if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(matchKey(typed))) continue;
+    const allKnown = words.every((word) => how.knownNames?.has(matchKey(word)));
     for (let length = words.length - 1; length >= 1; length -= 1) {
       for (let start = 0; start + length <= words.length; start += 1) {
         const run = words.slice(start, start + length).join(' ');
@@ -411,7 +423,7 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
         const noisy = withoutNoise(run, how.noiseWords) !== run;
         if (fresh.length === 0 || matchKey(run).length < 2 || noisy) continue;
         for (const key of fresh) seen.add(key);
-        const place = how.nameFirst ? start : words.length - length - start;
+        const place = length === 1 && allKnown ? 0 : how.nameFirst ? start : words.length - length - start;
         choices.push({
           name: `${how.field}_run_${choices.length}`,
           tier: 2 + (words.length - 1 - length) * MAX_RUN_WORDS + place,

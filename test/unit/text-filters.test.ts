@@ -226,6 +226,15 @@ describe('a skill of several words', () => {
       'No role lists the skill "jenkins pipelines", so "jenkins" was read on its own.',
       'No role lists the skill "graphql api", so "graphql" was read on its own.',
     ]);
+    // Names the vocabulary knows are alike: each that finds something is kept.
+    expect(runs(['python sql'])?.map(([tier, , typed]) => [tier, typed])).toEqual([
+      [2, 'python'],
+      [2, 'sql'],
+    ]);
+    const both = readSkills(['python sql']).second;
+    expect(secondReadingNotes(both ? [both] : [], found)).toEqual([
+      'No role lists the skill "python sql", so "python" and "sql" were read on their own.',
+    ]);
   });
 });
 
