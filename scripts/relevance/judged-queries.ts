@@ -420,7 +420,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bData\b.*\b(Engineer|Developer)\b/i,
     skills: ['Spark', 'Databricks'],
   }),
-  title('word order', 'Software Engineer - Payments', role('Software')),
+  // Changed in the seventh round: payments is the business of Fintech companies.
+  titleAt('word order', 'Software Engineer - Payments', { title: role('Software'), industries: ['Fintech'] }),
+  title('word order', 'Software Engineer - Growth', role('Software')),
   // Two skills joined by "or" or a spaced slash, and frameworks by a short name.
   skills('skill alias', ['Kafka or RabbitMQ'], ['Kafka', 'RabbitMQ']),
   skills('skill alias', ['Power BI / Tableau'], ['Power BI', 'Tableau']),
@@ -539,6 +541,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['ux research'], ['User Research']),
   skills('skill alias', ['deep learning'], ['PyTorch', 'TensorFlow']),
+  // Industries named by a kind of business the data files under a wider one.
+  industry('industry', 'payments', ['Fintech']),
+  industry('industry', 'marketplace', ['E-commerce']),
+  industry('industry', 'streaming', ['Media & Entertainment']),
+  industry('industry', 'wealth management', ['Fintech', 'Banking']),
   // Words joined by "&": either, when no title has both.
   title('word order', 'Head of Data & Analytics', /\bHead of (Data|Analytics)\b/i),
   // Job-board titles whose first part holds a word no title has, beside skills in later parts.

@@ -771,7 +771,7 @@ interface Qualifier {
  * as the company, any other as skills the role lists ("Full-Stack Engineer (React/Node)",
  * "DevOps Engineer (AWS, Terraform)");
  * then, least preferred, the title without the parts that are none of those ("Software Engineer -
- * Payments"). After every other choice: a part read as a skill may be a specialty ("Backend"),
+ * Growth"). After every other choice: a part read as a skill may be a specialty ("Backend"),
  * which the reading without "software" reads better ("Senior Software Engineer - Backend
  * (Python)").
  */
