@@ -46,6 +46,11 @@ export type ResolvedPlace =
 /** Cities at least this populous also answer to their alternate names (München, Wien, Warszawa). */
 const ALTERNATE_NAMES_FROM = 100_000;
 /**
+ * Airport codes among those names ("NLP", "SRE", "SOC"): no one names a city by one, and they are
+ * the acronyms of skills and titles. Our own aliases ("NYC", "SF") are in place-names.json.
+ */
+const AIRPORT_CODE = /^[A-Z]{3,4}$/;
+/**
  * Places kept: towns of at least KEPT_FROM people, and seats of government of any size (feature
  * codes PPLA to PPLA5, PPLC, PPLG). Districts of a city (PPLX), ruins and former places never.
  */
@@ -287,7 +292,8 @@ eachTsvRow(geonamesCitiesFile(), (line, tabs) => {
   if (ascii !== name) table.addName(ascii, slot);
   if (override) for (const alias of [override.name, ...override.aliases]) table.addName(alias, slot);
   if (population >= ALTERNATE_NAMES_FROM) {
-    for (const alias of field(3).split(',')) if (alias.length <= 60) table.addName(alias, slot);
+    for (const alias of field(3).split(','))
+      if (alias.length <= 60 && !AIRPORT_CODE.test(alias)) table.addName(alias, slot);
   }
 });
 

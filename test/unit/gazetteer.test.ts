@@ -141,6 +141,12 @@ describe('resolvePlace', () => {
     expect(resolvePlace('')).toBeUndefined();
     expect(resolvePlace(', ,')).toBeUndefined();
   });
+
+  it('reads no airport code as a city: they are the acronyms of skills and titles', () => {
+    for (const code of ['NLP', 'SRE', 'SOC', 'SEO', 'SAP', 'LHR'])
+      expect(resolvePlace(code), code).toBeUndefined();
+    expect(resolvePlace('NYC')).toMatchObject({ kind: 'city', city: { name: 'New York' } });
+  });
 });
 
 describe('placeInText', () => {
