@@ -1055,8 +1055,12 @@ const MAX_EXCLUDED_WORDS = 4;
 const EMPTY_BRACKETS = / ?\( ?\)| ?\[ ?\]/g;
 /** A spaced dash or bar with nothing after it once those are taken out: "DevOps Engineer - contract -". */
 const SEPARATOR_LEFT_EMPTY = / [-–—|](?= [-–—|]| ?$)/g;
-/** Pay as job boards add it to a title: "£70-85k", "up to €90,000", "$120k". */
-const SALARY = /(?:up to )?[£$€] ?\d{1,3}(?:[.,]\d{3})*k?(?: ?[-–] ?[£$€]? ?\d{1,3}(?:[.,]\d{3})*k?)?/gi;
+/**
+ * Pay as job boards add it to a title: "£70-85k", "up to €90,000", "$120k", "60-70k", with its
+ * period and extras: "£500/day", "£60k pa", "€600 p/d", "£45 per hour", "+ bonus", "DOE".
+ */
+const SALARY =
+  /(?:up to )?(?:[£$€] ?\d{1,3}(?:[.,]\d{3})*k?|\b\d{2,3}(?:k\b|(?=[-–]\d{2,3}k)))(?: ?[-–] ?[£$€]? ?\d{1,3}(?:[.,]\d{3})*k?)?(?: ?(?:\/ ?|per |p\/)(?:day|d|hour|hr|h|annum|year|yr|month)\b| ?(?:pa|pd|ph|p\.a\.)(?!\p{L}))?(?: ?\+ ?(?:bonus|benefits|bens|equity|package|shares))?(?: doe\b)?/giu;
 /** How many days a week are spent in the office: "(3 days office)", "2 days a week in the office". */
 const DAYS_IN_THE_OFFICE =
   /\b\d ?days? (?:(?:a|per) week(?: (?:in|on) (?:the )?(?:office|site))?|(?:(?:in|on) )?(?:the )?(?:office|site))/gi;

@@ -397,6 +397,18 @@ describe('the second reading of a title', () => {
     }
     // Pay and days in the office are no words of a title either.
     expect(readTitle('Data Engineer | £70-85k', 'title')).toEqual(readTitle('Data Engineer', 'title'));
+    for (const pay of [
+      '£500/day',
+      '€600 p/d',
+      '£60k pa',
+      '£45 per hour',
+      'up to £80k + bonus',
+      '60-70k DOE',
+    ]) {
+      expect(readTitle(`Frontend Developer - ${pay}`, 'title'), pay).toEqual(
+        readTitle('Frontend Developer', 'title'),
+      );
+    }
     expect(readTitle('UX Designer - Hybrid (3 days office)', 'title')).toEqual(
       readTitle('UX Designer - Hybrid', 'title'),
     );
