@@ -541,6 +541,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['ux research'], ['User Research']),
   skills('skill alias', ['deep learning'], ['PyTorch', 'TensorFlow']),
+  // A role noun misspelt beside a specialty: either role noun, as spelt right.
+  title('typo', 'java enginer', role('Java')),
   // Industries named by a kind of business the data files under a wider one.
   industry('industry', 'payments', ['Fintech']),
   industry('industry', 'marketplace', ['E-commerce']),

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { matchKey } from '../domain/analysis.js';
 import { foldKey } from '../domain/fold.js';
-import { listInWords, splitAt } from '../domain/words.js';
+import { editsWithin, listInWords, splitAt } from '../domain/words.js';
 import {
   type Alias,
   fixedValueKey,
@@ -30,6 +30,13 @@ import { type Query, valuesClause } from './es.js';
  */
 export const FUZZY = { fuzziness: 'AUTO:4,8', prefix_length: 1, max_expansions: 50 } as const;
 export const FUZZABLE_LENGTH = 4;
+
+/** Whether `FUZZY` reads `typed` as `word`: the same first letter, and as few edits as it allows. */
+export function isCloseSpelling(typed: string, word: string): boolean {
+  if (typed.length < FUZZABLE_LENGTH || typed[0] !== word[0]) return false;
+  const limit = typed.length >= 8 ? 2 : 1;
+  return editsWithin(typed, word, limit) <= limit;
+}
 /** Parts of one typed skill or industry read on their own: "Kubernetes (k8s)", "fintech or banking". */
 const MAX_NAME_PARTS = 4;
 
@@ -44,7 +51,7 @@ export interface Choice {
   name: string;
   tier: number;
   clause: Query;
-  /** The choice with the words made fuzzy, whose note the term suggesters word; else `note`. */
+  /** The choice with the words made fuzzy, whose note the term suggesters word, `note` after it. */
   typo?: true;
   note?: string;
   /** A part of the typed `whole` read on its own; the kept parts of one whole share one note. */
@@ -609,7 +616,11 @@ export function secondReadingNotes(readings: readonly SecondReading[], answer: S
     const wholes = [...new Set(kept.flatMap((choice) => (choice.part ? [choice.part.whole] : [])))];
     return [
       ...kept.flatMap((choice) =>
-        choice.typo ? [typoNote(reading, answer.suggest)] : choice.note ? [choice.note] : [],
+        choice.typo
+          ? [typoNote(reading, answer.suggest), ...(choice.note ? [choice.note] : [])]
+          : choice.note
+            ? [choice.note]
+            : [],
       ),
       ...wholes.map((whole) =>
         partsNote(

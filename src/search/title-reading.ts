@@ -30,6 +30,7 @@ import {
   FUZZABLE_LENGTH,
   FUZZY,
   industryKeys,
+  isCloseSpelling,
   nameContaining,
   type SecondReading,
   skillKeys,
@@ -579,12 +580,37 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
   );
   if (fuzzable.length > 0) {
-    const fuzzy = part.concepts.map((concept) =>
-      isPlain(concept) && fuzzable.includes(concept.word)
-        ? { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } }
-        : clauseOf(concept),
-    );
-    choices.push({ name: `${name}_close_spellings`, tier: 1, clause: allOf(fuzzy), typo: true });
+    // A role noun misspelt beside a specialty is either role noun, as spelt right: "java enginer"
+    // finds the Java Developers.
+    const nounsSpelt = fuzzable.flatMap((word) => {
+      const beside = part.concepts.some(
+        (other) => !(isPlain(other) && other.word === word) && isSpecialty(other),
+      );
+      const noun = beside
+        ? [...ROLE_NOUNS_ALONE.keys()].find((each) => isCloseSpelling(word, each))
+        : undefined;
+      return noun ? [{ word, noun }] : [];
+    });
+    const roleNouns = nounsSpelt.map(({ word }) => word);
+    const fuzzy = part.concepts.map((concept) => {
+      if (!isPlain(concept) || !fuzzable.includes(concept.word)) return clauseOf(concept);
+      const closeSpellings: Query = { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } };
+      return roleNouns.includes(concept.word)
+        ? anyOf([closeSpellings, clauseOf(roleNounsWithSpecialty(concept.word))])
+        : closeSpellings;
+    });
+    const asRoleNouns = [...new Set(nounsSpelt.map(({ noun }) => `"${noun}"`))];
+    choices.push({
+      name: `${name}_close_spellings`,
+      tier: 1,
+      clause: allOf(fuzzy),
+      typo: true,
+      ...(asRoleNouns.length > 0
+        ? {
+            note: `${listInWords(asRoleNouns, 'and')} ${asRoleNouns.length > 1 ? 'were' : 'was'} read as ${listInWords(ROLE_NOUNS_WITH_SPECIALTY.labels, 'or')}.`,
+          }
+        : {}),
+    });
   }
   choices.push(
     ...runChoices(part, part.concepts, AS_SKILL, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),

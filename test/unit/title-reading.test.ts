@@ -21,6 +21,16 @@ describe('reading a title', () => {
     expect(reading.second?.choices[0]).toEqual({ name: 'title_as_read', tier: -1, clause: reading.clause });
   });
 
+  it('reads a role noun misspelt beside a specialty as either role noun, by close spellings', () => {
+    const typo = readTitle('java enginer', 'title').second?.choices.find((choice) => choice.typo);
+    expect(JSON.stringify(typo?.clause)).toContain('{"terms":{"title_terms":["engineer","developer"]}}');
+    expect(typo?.note).toBe('"engineer" was read as Engineer or Developer.');
+    // Alone it is the word it is spelt like, as "engineer" alone is.
+    const alone = readTitle('enginer', 'title').second?.choices.find((choice) => choice.typo);
+    expect(JSON.stringify(alone?.clause)).not.toContain('developer');
+    expect(alone?.note).toBeUndefined();
+  });
+
   it('expands an abbreviation into phrases and says so', () => {
     const reading = readTitle('CTO', 'title');
     expect(reading.clause).toEqual({
