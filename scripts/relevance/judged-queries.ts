@@ -541,6 +541,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['ux research'], ['User Research']),
   skills('skill alias', ['deep learning'], ['PyTorch', 'TensorFlow']),
+  // Trainees and graduate schemes: the entry-level titles of the data.
+  title('synonym', 'apprentice developer', /\b(Junior|Graduate|Associate)\b.*\bDeveloper\b/i),
+  title('synonym', 'grad software engineer', /\bGraduate\b.*\bSoftware (Engineer|Developer)\b/i),
+  title('synonym', 'summer internship', /\bIntern\b/i),
+  titleAt('synonym', 'contractor devops', { title: /\bDevOps\b/i, employmentType: 'Contract' }),
   // A role noun misspelt beside a specialty: either role noun, as spelt right.
   title('typo', 'java enginer', role('Java')),
   // Industries named by a kind of business the data files under a wider one.

@@ -487,13 +487,15 @@ function placeAtTheStart(kept: readonly string[]) {
 
 /** Words of a work arrangement or employment type read from a title: "part time", "fully remote". */
 const LONGEST_TERMS_OF_WORK = 3;
+/** Employment words that also name what a role looks after: "Contract Manager", "Contracts Administrator". */
+const ROLE_SUBJECTS: ReadonlySet<string> = new Set(['contract', 'contracts']);
 
 /**
  * The words of a title, anywhere in it, that name a work arrangement ("senior remote react
  * developer") or an employment type ("contract java developer", "part time data analyst") by the
  * names `location` and `employment_type` know, read as those filters, and the rest of the title;
- * none when no such word is found or no word is left, or an employment type leaves one word only.
- * Not "intern": titles have it.
+ * none when no such word is found or no word is left, or "contract" leaves one word only but a
+ * role noun. Not "intern": titles have it.
  */
 function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: string[] } | undefined {
   const words = title.split(/\s+/).filter((word) => word !== '');
@@ -502,7 +504,7 @@ function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: st
   const rest: string[] = [];
   const clauses: Query[] = [];
   const notes: string[] = [];
-  let employment = false;
+  let subject = false;
   for (let index = 0; index < words.length; ) {
     const found = termOfWorkAt(words, index, arranged);
     if (!found) {
@@ -513,11 +515,13 @@ function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: st
     clauses.push(valuesClause(found.filter, found.values));
     const says = `${found.filter} ${listInWords(found.values, 'or')}`;
     notes.push(`No role title has "${found.typed}", so it was read as ${says}.`);
-    employment ||= found.filter === 'employment_type';
+    subject ||= found.filter === 'employment_type' && ROLE_SUBJECTS.has(found.typed.toLowerCase());
     index += found.length;
   }
-  // An employment word beside one other word may be part of a role's name ("Contract Manager").
-  if (clauses.length === 0 || rest.length === 0 || (employment && rest.length < 2)) return undefined;
+  // "contract" beside one other word may be what the role manages ("Contract Manager"), though
+  // not beside a role noun ("contract developer").
+  const managed = subject && rest.length === 1 && !ROLE_NOUNS_ALONE.has(analyse(rest[0] as string).join(' '));
+  if (clauses.length === 0 || rest.length === 0 || managed) return undefined;
   return { rest: rest.join(' '), clauses, notes };
 }
 

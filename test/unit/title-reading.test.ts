@@ -181,6 +181,19 @@ describe('levels in a title', () => {
     expect(mid.note).toMatch(/"mid-level" as experience_level Mid/);
   });
 
+  it('reads a range of levels as either, and trainees, graduate schemes and placements as those titles', () => {
+    expect(readTitle('junior to mid developer', 'title').note).toBe(
+      'Read the title "junior to mid developer" with "junior to mid" as experience_level Entry or Mid.',
+    );
+    expect(readTitle('apprentice developer', 'title').note).toContain(
+      '"apprentice" as Junior, Graduate or Associate',
+    );
+    expect(readTitle('graduate scheme', 'title').note).toBe('Read the title "graduate scheme" as Graduate.');
+    expect(readTitle('summer internship', 'title').note).toBe(
+      'Read the title "summer internship" as Intern.',
+    );
+  });
+
   it('drops the gender markers of German and French titles and reads their role nouns', () => {
     expect(readTitle('Java Entwickler (m/w/d)', 'title').clause).toEqual(
       readTitle('Java developer', 'title').clause,
@@ -453,8 +466,15 @@ describe('the second reading of a title', () => {
     expect(terms('part time data analyst')?.note).toBe(
       'No role title has "part time", so it was read as employment_type Part-time.',
     );
-    // An employment word beside one word may name the role; "intern" is in titles.
+    // "contract" beside one word may name what the role looks after, but not beside a role noun;
+    // "intern" is in titles.
     expect(terms('Contract Manager')).toBeUndefined();
+    expect(terms('contract developer')?.note).toBe(
+      'No role title has "contract", so it was read as employment_type Contract.',
+    );
+    expect(terms('contractor devops')?.note).toBe(
+      'No role title has "contractor", so it was read as employment_type Contract.',
+    );
     expect(terms('software engineering intern')).toBeUndefined();
   });
 
