@@ -546,6 +546,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'grad software engineer', /\bGraduate\b.*\bSoftware (Engineer|Developer)\b/i),
   title('synonym', 'summer internship', /\bIntern\b/i),
   titleAt('synonym', 'contractor devops', { title: /\bDevOps\b/i, employmentType: 'Contract' }),
+  // Words that say someone is hired, and the years of experience asked for.
+  title('synonym', 'react developer wanted', role('React')),
+  title('synonym', 'python developer (5+ years)', role('Python')),
   // A role noun misspelt beside a specialty: either role noun, as spelt right.
   title('typo', 'java enginer', role('Java')),
   // Industries named by a kind of business the data files under a wider one.

@@ -1,4 +1,4 @@
-import { analyse } from '../domain/analysis.js';
+import { analyse, matchKey } from '../domain/analysis.js';
 import { EMPLOYMENT_TYPES, type EmploymentType, type ExperienceLevel } from '../domain/enums.js';
 import { listInWords, splitAt, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
@@ -16,6 +16,7 @@ import {
   POSTING_WORDS,
   ROLE_NOUNS_ALONE,
   ROLE_NOUNS_WITH_SPECIALTY,
+  SKILL_NOISE_WORDS,
   STOP_WORDS,
   TITLE_TERMS,
   type TitleTerm,
@@ -459,6 +460,8 @@ const SMALLEST_TITLE_TOWN = 10_000;
  * "Rust" not Rust in Baden).
  */
 function titlePlace(text: string): LocationReading | undefined {
+  // Words of no role ("roles", "jobs") are no places either, though some town has the name.
+  if (analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
   const reading = readLocation(text, false);
   const city = reading && cityOf(reading);
   return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
@@ -937,6 +940,8 @@ interface RunFilter {
   most: number;
   /** Whether the run may be the whole title ("kubernetes"), or names what kind of role it is. */
   alone: boolean;
+  /** Words that say how the run is known, left out with it: "kubernetes experience", "using vue". */
+  noise?: ReadonlySet<string>;
 }
 
 const AS_SKILL: RunFilter = {
@@ -945,6 +950,7 @@ const AS_SKILL: RunFilter = {
   as: (names) => (names ? `the skill ${listInWords(names, 'or')}` : 'a skill the role lists'),
   most: MAX_SKILL_CHOICES,
   alone: true,
+  noise: SKILL_NOISE_WORDS,
 };
 
 /**
@@ -980,16 +986,21 @@ function runChoices(
   },
 ): Choice[] {
   const choices: Choice[] = [];
+  const noise = (concept: Concept | undefined) =>
+    concept !== undefined && isPlain(concept) && how.noise?.has(matchKey(concept.word)) === true;
   for (let length = 1; length <= LONGEST_SKILL_NAME; length++) {
     for (let start = 0; start + length <= concepts.length && choices.length < how.most; start++) {
       const run = concepts.slice(start, start + length);
       const named = run.map(skillWords);
       // A run of vocabulary terms only ("CTO") was recognised as a title: not a skill or industry.
       if (named.some((words) => words === undefined) || !run.some(isPlain)) continue;
+      if (noise(run[0]) || noise(run.at(-1))) continue;
       const words = named.join(' ');
       const read = how.keysOf(words);
       if (read.keys.length === 0) continue;
-      const others = concepts.filter((_, index) => index < start || index >= start + length);
+      const others = concepts.filter(
+        (concept, index) => (index < start || index >= start + length) && !noise(concept),
+      );
       if (others.length === 0 && !how.alone) continue;
       const as = how.as(read.names);
       const shown = asTyped(part.typed, words);
@@ -1094,6 +1105,8 @@ const SALARY =
 /** How many days a week are spent in the office: "(3 days office)", "2 days a week in the office". */
 const DAYS_IN_THE_OFFICE =
   /\b\d ?days? (?:(?:a|per) week(?: (?:in|on) (?:the )?(?:office|site))?|(?:(?:in|on) )?(?:the )?(?:office|site))/gi;
+/** Years of experience asked for, as job boards add them to a title: "(5+ years)", "3 yrs experience". */
+const YEARS_OF_EXPERIENCE = /(?<!\d)\d{1,2}(?: ?\+)? ?(?:years?|yrs?)(?: of)?(?: (?:experience|exp)\b)?/gi;
 /** How long a contract runs and its tax status, as job boards add them to a title. */
 const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:inside|outside) ir ?35\b/gi;
 
@@ -1105,9 +1118,11 @@ const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:
  */
 export function readTitle(typedWithQuotes: string, field: string): TextReading {
   // Quotes around the title ("\"python developer\"") are no words of it, nor the length of a
-  // contract or its tax status ("- 6 month contract - Outside IR35"): no title has them.
+  // contract or its tax status ("- 6 month contract - Outside IR35"), nor years of experience:
+  // no title has them.
   const withoutTerms = typedWithQuotes
     .replace(TERMS_OF_A_CONTRACT, ' ')
+    .replace(YEARS_OF_EXPERIENCE, ' ')
     .replace(SALARY, ' ')
     .replace(DAYS_IN_THE_OFFICE, ' ')
     .replace(/\s+/g, ' ')

@@ -418,6 +418,21 @@ describe('the second reading of a title', () => {
     for (const typed of ['Backend Engineer (Python or Go)', 'Lead Frontend Engineer – React / TypeScript']) {
       expect(readTitle(typed, 'title').note, typed).not.toMatch(/" or "/);
     }
+    // Nor years of experience, nor words that say someone is hired; nor are such words places
+    // ("roles" is a name of Raleigh).
+    expect(readTitle('python developer (5+ years)', 'title').clause).toEqual(
+      readTitle('python developer', 'title').clause,
+    );
+    expect(readTitle('react developer wanted', 'title').clause).toEqual(
+      readTitle('react developer', 'title').clause,
+    );
+    expect(choice('java roles near Manchester', 'places')?.note).toBe(
+      'No role title has "near Manchester", so it was read as the location Manchester, United Kingdom.',
+    );
+    // Words that say how a skill is known go with it: "kubernetes experience", "using vue".
+    expect(
+      JSON.stringify(choice('devops engineer with kubernetes experience', 'skill_1')?.clause),
+    ).not.toContain('experience');
     // Pay and days in the office are no words of a title either.
     expect(readTitle('Data Engineer | £70-85k', 'title')).toEqual(readTitle('Data Engineer', 'title'));
     for (const pay of [
