@@ -269,10 +269,13 @@ export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, SignalPolarity> = fixedV
   vocabulary.filter_values.signal_polarity,
 );
 
-/** The legal forms a typed company name may end with, by `fixedValueKey` ("sa" for "S.A."). */
+/** What ends a company name as people type it, as `company_names` lists it. */
+const NAME_ENDINGS = [...vocabulary.company_names.legal_forms, ...vocabulary.company_names.descriptors];
+
+/** The legal forms and descriptors a typed company name may end with, by `fixedValueKey` ("sa" for "S.A."). */
 const LEGAL_FORMS: ReadonlySet<string> = (() => {
   const forms = new Set<string>();
-  for (const form of vocabulary.company_names.legal_forms) {
+  for (const form of NAME_ENDINGS) {
     const key = fixedValueKey(form);
     if (key === '' || forms.has(key)) fail('company_names.legal_forms', `"${form}" is empty or listed twice`);
     forms.add(key);
@@ -281,13 +284,12 @@ const LEGAL_FORMS: ReadonlySet<string> = (() => {
 })();
 
 /** The longest legal form a form of the list can span, in words ("GmbH & Co. KG"). */
-const LONGEST_LEGAL_FORM = Math.max(
-  ...vocabulary.company_names.legal_forms.map((form) => form.split(/\s+/).length),
-);
+const LONGEST_LEGAL_FORM = Math.max(...NAME_ENDINGS.map((form) => form.split(/\s+/).length));
 
 /**
- * A typed company name without the legal form it ends with ("Everstream, Inc." is "Everstream"
- * and "Inc."), or undefined when it ends with none or is nothing else.
+ * A typed company name without the legal forms and descriptors it ends with ("Everstream, Inc." is
+ * "Everstream" and "Inc.", "Snowline AI Ltd" "Snowline" and "AI Ltd"), or undefined when it ends
+ * with none or is nothing else.
  */
 export function legalFormAtEnd(name: string): { rest: string; form: string } | undefined {
   const words = name.trim().split(/\s+/);
@@ -295,7 +297,10 @@ export function legalFormAtEnd(name: string): { rest: string; form: string } | u
     const form = words.slice(-count).join(' ');
     if (!LEGAL_FORMS.has(fixedValueKey(form))) continue;
     const rest = trimEdges(words.slice(0, -count).join(' '), (character) => /[\s,;&–-]/u.test(character));
-    if (fixedValueKey(rest) !== '') return { rest, form };
+    if (fixedValueKey(rest) === '') continue;
+    // A descriptor before a legal form goes too: "Snowline AI Ltd".
+    const before = legalFormAtEnd(rest);
+    return before ? { rest: before.rest, form: `${before.form} ${form}` } : { rest, form };
   }
   return undefined;
 }

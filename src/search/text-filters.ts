@@ -493,9 +493,15 @@ export function readCompanyName(part: string, nameKeyField: string, nameField: s
   return reading;
 }
 
+/** A typed company name without what is written around it and the legal forms and descriptors it ends with. */
+export function companyNameAlone(typed: string): string {
+  const bare = bareCompanyName(typed);
+  return legalFormAtEnd(bare)?.rest ?? bare;
+}
+
 /**
- * A company's name written as a web address ("www.snowlink.com"), after "the", or with a place in
- * brackets ("Snowlink (UK)"): the name alone.
+ * A company's name written as a web address ("www.snowlink.com") or a handle ("@snowlink"), after
+ * "the", or with a place in brackets ("Snowlink (UK)"): the name alone.
  */
 function bareCompanyName(typed: string): string {
   let name = typed.trim().replace(WEB_ADDRESS_START, '').split('/')[0] ?? '';
@@ -509,7 +515,7 @@ function bareCompanyName(typed: string): string {
   return name === '' ? typed.trim() : name;
 }
 
-const WEB_ADDRESS_START = /^(?:https?:\/\/)?(?:www\.)?/i;
+const WEB_ADDRESS_START = /^(?:@|(?:https?:\/\/)?(?:www\.)?)/i;
 /** The endings of web addresses taken off a company's name: ".com", ".co.uk", ".io". */
 const WEB_DOMAINS: ReadonlySet<string> = new Set(
   'com io ai co uk net org eu de pl ro bg at ch ie nl fr es app dev tech'.split(' '),
@@ -518,8 +524,8 @@ const LEADING_THE = /^the\s+/i;
 
 /**
  * The name without what was written around it (`around`: a web address, "the", a place in
- * brackets, and a legal form with them), and run together when typed in words ("snow link" for
- * Snowlink), as choices of its second reading. A legal form alone has its own choice and note.
+ * brackets, and a legal form with them), and run together when typed in words ("snow link",
+ * "snow-line"), as choices of its second reading. A legal form alone has its own choice and note.
  */
 function otherNameChoices(typed: string, name: string, around: boolean, nameKeyField: string): Choice[] {
   const choices: Choice[] = [];
@@ -532,7 +538,7 @@ function otherNameChoices(typed: string, name: string, around: boolean, nameKeyF
       note: said(name),
     });
   }
-  const joined = name.replace(/\s+/g, '');
+  const joined = name.replace(/[\s-]+/g, '');
   if (joined !== name && fixedValueKey(joined).length >= FUZZABLE_LENGTH) {
     choices.push({
       name: 'company_name_joined',

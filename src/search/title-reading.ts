@@ -28,6 +28,7 @@ import {
   anyOf,
   asReadChoice,
   type Choice,
+  companyNameAlone,
   FUZZABLE_LENGTH,
   FUZZY,
   industryKeys,
@@ -839,7 +840,7 @@ function qualifierChoices(
       };
     }
     if (company) {
-      const clauses = [nameContaining('company.name_key', text)];
+      const clauses = [nameContaining('company.name_key', companyNameAlone(text))];
       return { text, place: false, skills: [], clauses, said: `"${text}" was read as the company` };
     }
     const skills = splitAt(text, BETWEEN_SKILLS)

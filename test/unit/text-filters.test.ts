@@ -270,11 +270,30 @@ describe('a company name typed with a legal form', () => {
     ['Acme Pty Ltd', { rest: 'Acme', form: 'Pty Ltd' }],
     ['Nordwerk GmbH & Co. KG', { rest: 'Nordwerk', form: 'GmbH & Co. KG' }],
     ['Banco S.A.', { rest: 'Banco', form: 'S.A.' }],
+    // Descriptors people add to a name, before a legal form too.
+    ['Snowline Technologies', { rest: 'Snowline', form: 'Technologies' }],
+    ['Snowline AI Ltd', { rest: 'Snowline', form: 'AI Ltd' }],
     ['Ltd', undefined],
     ['Everstream', undefined],
     ['Limited Edition Games', undefined],
   ])('finds the form that ends "%s"', (typed, found) => {
     expect(legalFormAtEnd(typed)).toEqual(found);
+  });
+
+  it('reads a handle or a name in parts joined by a hyphen as the name', () => {
+    const choices = (typed: string) =>
+      readCompanyName(typed, 'company.name_key', 'company.name').second?.choices.map((choice) => [
+        choice.name,
+        choice.clause,
+      ]);
+    expect(choices('@snowline')).toContainEqual([
+      'company_name_bare',
+      { wildcard: { 'company.name_key': { value: '*snowline*' } } },
+    ]);
+    expect(choices('Snow-line')).toContainEqual([
+      'company_name_joined',
+      { wildcard: { 'company.name_key': { value: '*snowline*' } } },
+    ]);
   });
 
   it('is read again without it, then fuzzily, as choices of the second reading', () => {

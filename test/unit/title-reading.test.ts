@@ -370,6 +370,9 @@ describe('the second reading of a title', () => {
     expect(JSON.stringify(employer?.clause)).toContain(
       '{"wildcard":{"company.name_key":{"value":"*pixelstream*"}}}',
     );
+    expect(
+      JSON.stringify(choice('Java Developer at Pixelstream Technologies', 'qualifiers')?.clause),
+    ).toContain('{"wildcard":{"company.name_key":{"value":"*pixelstream*"}}}');
     expect(employer?.note).toBe(
       'No role title has all of "Java Developer at Pixelstream, Berlin", so "Pixelstream" was read as the company and "Berlin" was read as the location Berlin, Germany.',
     );
