@@ -541,6 +541,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),
   skills('skill alias', ['ux research'], ['User Research']),
   skills('skill alias', ['deep learning'], ['PyTorch', 'TensorFlow']),
+  skills('skill alias', ['terraform cloud'], ['Terraform']),
   // Trainees and graduate schemes: the entry-level titles of the data.
   title('synonym', 'apprentice developer', /\b(Junior|Graduate|Associate)\b.*\bDeveloper\b/i),
   title('synonym', 'grad software engineer', /\bGraduate\b.*\bSoftware (Engineer|Developer)\b/i),

@@ -186,7 +186,7 @@ function skillForms(text: string): string[] {
   const knownParts = skillParts(known);
   const pieces = [...(knownParts.length > 0 ? [] : [clean(text), known]), ...skillParts(text), ...knownParts]
     .map(clean)
-    .filter((piece) => piece !== '');
+    .filter((piece) => withoutNoise(piece, SKILL_NOISE_WORDS) !== '');
   return pieces
     .flatMap((piece) => [
       piece,
@@ -390,9 +390,15 @@ interface RunReading {
   knownNames?: ReadonlySet<string>;
 }
 
-/** Every name an alias gives and every typed form it has, by match key. */
+/**
+ * Every name an alias gives, and every typed form of an alias of one name, by match key: not a
+ * kind of tool ("cloud" is AWS, Azure, GCP...; "terraform cloud" is Terraform).
+ */
 const namesOf = (aliases: ReadonlyMap<string, Alias>): ReadonlySet<string> =>
-  new Set([...aliases.keys(), ...[...aliases.values()].flatMap((alias) => alias.keys)]);
+  new Set([
+    ...[...aliases].flatMap(([typed, alias]) => (alias.keys.length === 1 ? [typed] : [])),
+    ...[...aliases.values()].flatMap((alias) => alias.keys),
+  ]);
 
 const SKILL_RUNS: RunReading = {
   field: 'skills_key',

@@ -58,6 +58,7 @@ describe('reading skills and industries', () => {
     );
     expect(readSkills(['5+ years Python']).note).toBe('Read the skill "5+ years Python" as Python.');
     expect(readSkills(['Python (3+ years)']).note).toBe('Read the skill "Python (3+ years)" as Python.');
+    expect(readSkills(['sql (advanced)']).note).toBe('Read the skill "sql (advanced)" as sql.');
     expect(readSkills(['HTML5']).keys).toEqual(['html5', 'html']);
     // Two letters and a digit are a name of their own, not a name and its version.
     expect(readSkills(['aws ec2']).note).toBeUndefined();
@@ -230,6 +231,11 @@ describe('a skill of several words', () => {
     expect(runs(['python sql'])?.map(([tier, , typed]) => [tier, typed])).toEqual([
       [2, 'python'],
       [2, 'sql'],
+    ]);
+    // A kind of tool is no name of one: "terraform cloud" is Terraform first.
+    expect(runs(['terraform cloud'])?.map(([tier, , typed]) => [tier, typed])).toEqual([
+      [2, 'terraform'],
+      [3, 'cloud'],
     ]);
     const both = readSkills(['python sql']).second;
     expect(secondReadingNotes(both ? [both] : [], found)).toEqual([
