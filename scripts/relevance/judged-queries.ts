@@ -520,6 +520,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'IT-Administrator', /\bSystems Administrator\b/i),
   title('synonym', 'Teamleiter Softwareentwicklung', /\b(Technical Lead|Engineering Manager)\b/i),
   title('synonym', 'Analityk danych', /\bData Analyst\b/i),
+  title('synonym', 'Dateningenieur', /\bData Engineer\b/i),
+  title('synonym', 'Starszy programista Java', /\bSenior\b.*\bJava (Engineer|Developer)\b/i),
+  title('synonym', 'Ingénieur logiciel', /\bSoftware (Engineer|Developer)\b/i),
+  title('synonym', 'Leiter IT', /\b(IT Director|Head of IT)\b/i),
   // Titles naming the industry of the employer (read as the industry, second reading).
   titleAt('industry', 'fintech java developer', { title: role('Java'), industries: ['Fintech'] }),
   titleAt('industry', 'game developer', { title: /\b(Engineer|Developer)\b/i, industries: ['Gaming'] }),
