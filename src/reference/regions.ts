@@ -26,6 +26,8 @@ export interface NamedRegion {
   keys: readonly string[];
   /** How a note names it: "the countries of Europe", "Germany, Austria or Switzerland". */
   says: string;
+  /** The countries its members lie in, by ISO code: what may qualify its name ("Surrey, UK"). */
+  countries: ReadonlySet<string>;
 }
 
 interface RegionEntry {
@@ -77,6 +79,9 @@ function compile(entry: RegionEntry): NamedRegion {
   return {
     keys: members.map(placeKey),
     says: entry.says ?? listInWords(members.map(placeName), 'or'),
+    countries: new Set(
+      members.map((member) => (member.kind === 'city' ? member.city.countryCode : member.countryCode)),
+    ),
   };
 }
 
@@ -90,9 +95,29 @@ for (const entry of data.regions as RegionEntry[]) {
   }
 }
 
-/** The region `text` names ("DACH", "Bay Area", "Europe"), or undefined. */
+/**
+ * The region `text` names ("DACH", "Bay Area", "Europe"), also qualified by a country or region
+ * that holds it ("Surrey, UK", "Bay Area, CA", "Yorkshire, England"), or undefined.
+ */
 export function regionNamed(text: string): NamedRegion | undefined {
-  return regions.get(regionKey(text));
+  const region = regions.get(regionKey(text));
+  if (region) return region;
+  const comma = text.indexOf(',');
+  if (comma < 0) return undefined;
+  const qualified = regions.get(regionKey(text.slice(0, comma)));
+  return qualified && holds(text.slice(comma + 1), qualified) ? qualified : undefined;
+}
+
+/** Whether `qualifier` names a country or region of one of `region`'s countries ("CA" as California). */
+function holds(qualifier: string, region: NamedRegion): boolean {
+  const inRegion = (place: ReturnType<typeof resolvePlace>, code?: string) =>
+    (place?.kind === 'country' || place?.kind === 'region') &&
+    region.countries.has(place.countryCode) &&
+    (code === undefined || place.countryCode === code);
+  return (
+    inRegion(resolvePlace(qualifier)) ||
+    [...region.countries].some((code) => inRegion(resolvePlace(`${qualifier}, ${code}`), code))
+  );
 }
 
 /** Words as the location reading compares them: folded, split at anything but letters, digits and "%". */

@@ -26,8 +26,8 @@ describe('counting what leaving out each argument finds', () => {
     expect(leadSearch({}).nothingFound).toBeUndefined();
     expect(leadSearch({ title: 'game developer' }).nothingFound).toBeUndefined();
     // A location read without a note says how it was read, when nothing is found.
-    expect(leadSearch({ location: 'South East' }).nothingFound).toEqual({
-      notes: ['Read the location "South East" as South-East, Botswana.'],
+    expect(leadSearch({ location: 'Gaborone' }).nothingFound).toEqual({
+      notes: ['Read the location "Gaborone" as Gaborone, Botswana.'],
       noun: 'open role',
     });
     expect(leadSearch({ location: 'DACH' }).nothingFound).toBeUndefined();

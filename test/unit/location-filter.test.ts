@@ -175,9 +175,24 @@ describe('reading a location', () => {
     ['the South West of England', 'Bristol'],
     ['Yorkshire', 'Sheffield'],
     ['East Anglia', 'Norwich'],
+    // English counties and regions as recruiters name them; a country or region that holds an
+    // area may qualify it.
+    ['Surrey', 'Guildford'],
+    ['Herts', 'Watford'],
+    ['West Yorkshire', 'Bradford'],
+    ['the North West', 'Liverpool'],
+    ['Surrey, UK', 'Woking'],
+    ['Yorkshire, England', 'Leeds'],
+    ['Bay Area, CA', 'Oakland'],
   ])('reads the area %s as its cities, %s among them', (typed, city) => {
     const place = resolvePlace(city);
     expect(readLocation(typed, true)?.keys).toContain(place && placeKey(place));
+  });
+
+  it('reads an area qualified by a place that holds it as the area alone, and a town so qualified as the town', () => {
+    expect(readLocation('Essex, UK', true)?.says).toBe('the towns of Essex');
+    expect(readLocation('Surrey, BC', true)?.says).toBe('Surrey, Canada');
+    expect(readLocation('Kent, WA', true)?.says).toBe('Kent, United States');
   });
 
   it('reads a misspelt place as the closest one only when asked, and says so', () => {
