@@ -43,12 +43,13 @@ type PlaceOnly = Omit<LocationReading, 'workTypes'>;
 const MAX_PLACES_NAMED = 5;
 /**
  * Words around a place's name that say "thereabouts" or "there": "near Munich", "London area",
- * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide", "DACH region".
+ * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide", "DACH region",
+ * "London commutable", "commutable to Leeds".
  */
 const VICINITY_BEFORE =
-  /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over)(?: the)? /i;
+  /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over|commutable to|within commuting distance of)(?: the)? /i;
 const VICINITY_AFTER =
-  /(?: (?:area|region|metro area|metropolitan area|metropolitan region|metro region|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
+  /(?: (?:area|region|metro area|metropolitan area|metropolitan region|metro region|commutable|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
 /** Words that say the middle of a city, of a city only: "central London", "Leeds city centre", not "Central Asia". */
 const CITY_CENTRE = /^central |(?: city)? cent(?:re|er)$/i;
 
@@ -142,13 +143,29 @@ function qualifiedWithoutComma(text: string): ResolvedPlace | undefined {
  * the gazetteer does not know as the closest known one (the `location` filter); a title's words are
  * read without it.
  */
-export function readLocation(text: string, closeSpellings: boolean): LocationReading | undefined {
+export function readLocation(typed: string, closeSpellings: boolean): LocationReading | undefined {
+  // The days in the office a hybrid role asks for are no place: "London (hybrid, 2 days)".
+  const withoutDays = typed.replace(DAYS_IN_THE_OFFICE, ' ');
+  const text =
+    withoutDays === typed
+      ? typed
+      : withoutDays
+          .replace(/\s+/g, ' ')
+          .replace(/ ?[,;]? ?(?=\))/g, '')
+          .trim();
   return (
     withinDistance(text, closeSpellings) ??
     placeOrAnywhere(text, closeSpellings) ??
     placeAndArrangement(text, closeSpellings)
   );
 }
+
+/**
+ * How many days a week are spent in the office: "(3 days office)", "2 days a week in the office",
+ * "hybrid 2-3 days", "3 days/week onsite".
+ */
+export const DAYS_IN_THE_OFFICE =
+  /\b\d(?: ?[-–] ?\d)? ?days?(?: (?:a|per) week| ?\/ ?week)?(?: (?:in |on |at )?(?:the )?(?:office|site|onsite))?\b/gi;
 
 /** A distance in kilometres or miles: "30km", "30 km", "20 miles". */
 const DISTANCE = /(\d{1,3})\s?(km|kms|kilometers|kilometres|mi|miles)\b/i;

@@ -22,7 +22,13 @@ import {
   type TitleTerm,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
-import { cityOf, type LocationReading, locationClauses, readLocation } from './location-filter.js';
+import {
+  cityOf,
+  DAYS_IN_THE_OFFICE,
+  type LocationReading,
+  locationClauses,
+  readLocation,
+} from './location-filter.js';
 import {
   allOf,
   anyOf,
@@ -1103,9 +1109,6 @@ const SEPARATOR_LEFT_EMPTY = / [-–—|](?= [-–—|]| ?$)/g;
  */
 const SALARY =
   /(?:up to )?(?:[£$€] ?\d{1,3}(?:[.,]\d{3})*k?|\b\d{2,3}(?:k\b|(?=[-–]\d{2,3}k)))(?: ?[-–] ?[£$€]? ?\d{1,3}(?:[.,]\d{3})*k?)?(?: ?(?:\/ ?|per |p\/)(?:day|d|hour|hr|h|annum|year|yr|month)\b| ?(?:pa|pd|ph|p\.a\.)(?!\p{L}))?(?: ?\+ ?(?:bonus|benefits|bens|equity|package|shares))?(?: doe\b)?/giu;
-/** How many days a week are spent in the office: "(3 days office)", "2 days a week in the office". */
-const DAYS_IN_THE_OFFICE =
-  /\b\d ?days? (?:(?:a|per) week(?: (?:in|on) (?:the )?(?:office|site))?|(?:(?:in|on) )?(?:the )?(?:office|site))/gi;
 /** Years of experience asked for, as job boards add them to a title: "(5+ years)", "3 yrs experience". */
 const YEARS_OF_EXPERIENCE = /(?<!\d)\d{1,2}(?: ?\+)? ?(?:years?|yrs?)(?: of)?(?: (?:experience|exp)\b)?/gi;
 /** How long a contract runs and its tax status, as job boards add them to a title. */

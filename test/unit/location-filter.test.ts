@@ -138,6 +138,21 @@ describe('reading a location', () => {
       expect(readLocation(typed, true)?.keys, typed).toEqual(['city:2643743']);
     }
     expect(readLocation('Central Asia', true)).toBeUndefined();
+    // A district of London, a commute to a city, the days in the office of a hybrid role.
+    for (const typed of [
+      'Canary Wharf',
+      'Shoreditch',
+      'London commutable',
+      'within commuting distance of London',
+    ]) {
+      expect(readLocation(typed, true)?.keys, typed).toEqual(['city:2643743']);
+    }
+    for (const typed of ['London (hybrid 2 days)', 'London (Hybrid, 2-3 days a week in the office)']) {
+      expect(readLocation(typed, true), typed).toMatchObject({
+        keys: ['city:2643743'],
+        workTypes: ['Hybrid'],
+      });
+    }
     // A group of countries is a region of the file, not the closest spelling of a far-away province.
     expect(readLocation('Balkans', true)?.says).toBe('the countries of the Balkans');
     // A place the gazetteer knows by a name with "Greater" is read by that name, with no note.
