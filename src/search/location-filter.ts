@@ -44,12 +44,13 @@ const MAX_PLACES_NAMED = 5;
 /**
  * Words around a place's name that say "thereabouts" or "there": "near Munich", "London area",
  * "Greater Munich", "based in Berlin", "anywhere in the UK", "UK-based", "UK-wide", "DACH region",
- * "London commutable", "commutable to Leeds".
+ * "London commutable", "commutable to Leeds", and the same in German and Polish: "Raum München",
+ * "Großraum Berlin", "Stuttgart und Umgebung", "okolice Krakowa".
  */
 const VICINITY_BEFORE =
-  /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over|commutable to|within commuting distance of)(?: the)? /i;
+  /^(?:near|around|close to|nearby|greater|based in|anywhere in|in|across|throughout|all over|commutable to|within commuting distance of|raum|großraum|grossraum|region|metropolregion|okolice)(?: the)? /i;
 const VICINITY_AFTER =
-  /(?: (?:area|region|metro area|metropolitan area|metropolitan region|metro region|commutable|and surroundings|and surrounding areas?)|[\s-](?:based|wide))$/i;
+  /(?: (?:area|region|metro area|metropolitan area|metropolitan region|metro region|commutable|and surroundings|and surrounding areas?|und umgebung|i okolice)|[\s-](?:based|wide))$/i;
 /** Words that say the middle of a city, of a city only: "central London", "Leeds city centre", not "Central Asia". */
 const CITY_CENTRE = /^central |(?: city)? cent(?:re|er)$/i;
 

@@ -138,6 +138,18 @@ describe('reading a location', () => {
       expect(readLocation(typed, true)?.keys, typed).toEqual(['city:2643743']);
     }
     expect(readLocation('Central Asia', true)).toBeUndefined();
+    // As German- and Polish-speaking job boards write them.
+    for (const [typed, says] of [
+      ['Raum München', 'Munich, Germany'],
+      ['Stuttgart und Umgebung', 'Stuttgart, Germany'],
+      ['bundesweit', 'Germany'],
+      ['Trójmiasto', 'Gdańsk, Gdynia and Sopot'],
+      ['Kraków i okolice', 'Kraków, Poland'],
+      ['Homeoffice', 'work_type Remote'],
+      ['Warszawa (hybrydowo)', 'Warsaw, Poland, with work_type Hybrid'],
+    ] as const) {
+      expect(readLocation(typed, true)?.says, typed).toBe(says);
+    }
     // A district of London, a commute to a city, the days in the office of a hybrid role.
     for (const typed of [
       'Canary Wharf',
