@@ -112,7 +112,7 @@ function placeIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
     };
   const place = resolvePlace(text) ?? qualifiedWithoutComma(text);
   if (place) return { keys: [placeKey(place)], place, says: placeName(place) };
-  const close = closeSpellings ? closestPlace(text) : undefined;
+  const close = closeSpellings ? (closestPlace(text) ?? closestQualified(text)) : undefined;
   if (!close) return undefined;
   return {
     keys: [placeKey(close)],
@@ -131,12 +131,38 @@ const LONGEST_QUALIFIER = 2;
  * name holds it, so "London Manchester" is no place.
  */
 function qualifiedWithoutComma(text: string): ResolvedPlace | undefined {
-  const words = text.trim().split(/\s+/);
-  for (let length = Math.min(LONGEST_QUALIFIER, words.length - 1); length >= 1; length--) {
-    const qualified = resolvePlace(`${words.slice(0, -length).join(' ')}, ${words.slice(-length).join(' ')}`);
+  if (text.includes(',')) return undefined;
+  for (const [name, qualifier] of nameAndQualifier(text)) {
+    const qualified = resolvePlace(`${name}, ${qualifier}`);
     if (qualified) return qualified;
   }
   return undefined;
+}
+
+/**
+ * A misspelt city qualified by a place that holds it, with or without a comma: "Manchster, UK" is
+ * Manchester, not Manchester or anywhere in the United Kingdom.
+ */
+function closestQualified(text: string): ResolvedPlace | undefined {
+  for (const [name, qualifier] of nameAndQualifier(text)) {
+    if (!resolvePlace(qualifier)) continue;
+    const close = closestPlace(name);
+    if (close?.kind !== 'city') continue;
+    const within = resolvePlace(`${close.city.name}, ${qualifier}`);
+    if (within?.kind === 'city' && within.city.id === close.city.id) return within;
+  }
+  return undefined;
+}
+
+/** The ways `text` may be a name and its qualifier: at its first comma, else before its last one or two words. */
+function nameAndQualifier(text: string): Array<[name: string, qualifier: string]> {
+  const comma = text.indexOf(',');
+  if (comma > 0) return [[text.slice(0, comma).trim(), text.slice(comma + 1).trim()]];
+  const words = text.trim().split(/\s+/);
+  const splits: Array<[string, string]> = [];
+  for (let length = Math.min(LONGEST_QUALIFIER, words.length - 1); length >= 1; length--)
+    splits.push([words.slice(0, -length).join(' '), words.slice(-length).join(' ')]);
+  return splits;
 }
 
 /**

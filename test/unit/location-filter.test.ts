@@ -228,6 +228,13 @@ describe('reading a location', () => {
       note: 'No place is called "Manchaster", so it was read as Manchester, United Kingdom.',
     });
     expect(readLocation('Manchaster', false)).toBeUndefined();
+    // With a qualifier that holds it, with or without a comma: the city, not it or the country.
+    for (const typed of ['Manchster, UK', 'Manchster UK']) {
+      expect(readLocation(typed, true), typed).toMatchObject({
+        keys: ['city:2643123'],
+        note: `No place is called "${typed}", so it was read as Manchester, United Kingdom.`,
+      });
+    }
     for (const unknown of ['Narnia', 'Mordor', 'Xyzzy'])
       expect(readLocation(unknown, true), unknown).toBeUndefined();
   });
