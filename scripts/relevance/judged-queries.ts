@@ -561,6 +561,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   industry('industry', 'marketplace', ['E-commerce']),
   industry('industry', 'streaming', ['Media & Entertainment']),
   industry('industry', 'wealth management', ['Fintech', 'Banking']),
+  // One word naming a role after a slash shares the words before the other.
+  title('word order', 'Software Developer / Engineer', /\bSoftware (Engineer|Developer)\b/i),
   // Words joined by "&": either, when no title has both.
   title('word order', 'Head of Data & Analytics', /\bHead of (Data|Analytics)\b/i),
   // Job-board titles whose first part holds a word no title has, beside skills in later parts.

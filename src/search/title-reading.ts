@@ -1039,9 +1039,35 @@ function titleAlternatives(typed: string): string[] {
   // TypeScript" or "Backend Engineer (Python or Go)" the later parts list skills.
   const end = text.search(TITLE_PARTS);
   const pieces = splitAt(end < 0 ? text : text.slice(0, end), / or /i);
-  const titles = (pieces.length > 1 ? sharedWords(pieces) : pieces).flatMap(slashedAlternatives);
+  const titles = specialtyShared(
+    (pieces.length > 1 ? sharedWords(pieces) : pieces).flatMap(slashedAlternatives),
+  );
   if (end >= 0) titles[titles.length - 1] += text.slice(end);
   return titles;
+}
+
+/** Whether a word names a role: a role noun, or formed as one. */
+const namesARole = (word: string | undefined): boolean =>
+  word !== undefined && (ROLE_NOUNS_ALONE.has(word) || NAMES_A_ROLE.test(word));
+
+/**
+ * An alternative of one word naming a role, after one ending with another, shares the words before
+ * it, as people elide them: "Software Developer / Engineer" is Software Developer or Software
+ * Engineer, not every Engineer.
+ */
+function specialtyShared(titles: readonly string[]): string[] {
+  const shared: string[] = [];
+  for (const title of titles) {
+    const words = analyse(title);
+    const before = (shared.at(-1) ?? '').trim().split(/\s+/);
+    const elided =
+      words.length === 1 &&
+      before.length > 1 &&
+      namesARole(words[0]) &&
+      namesARole(analyse(before.at(-1) as string).at(-1));
+    shared.push(elided ? `${before.slice(0, -1).join(' ')} ${title.trim()}` : title);
+  }
+  return shared;
 }
 
 /** How words naming a role end: designer, architect, analyst, scientist, consultant, administrator. */

@@ -296,6 +296,15 @@ describe('alternatives in a title', () => {
     expect(reading.note).toMatch(
       /^Read the title "Data Scientist \/ ML Engineer" as "Data Scientist" or "ML Engineer", with/,
     );
+    // One word naming a role after another shares the words before it, as people elide them.
+    for (const typed of ['Software Developer / Engineer', 'Software Developer or Engineer']) {
+      expect(readTitle(typed, 'title').note, typed).toMatch(
+        new RegExp(`^Read the title "${typed}" as "Software Developer" or "Software Engineer", with`),
+      );
+    }
+    expect(readTitle('Head of Data / Director', 'title').note).toBe(
+      'Read the title "Head of Data / Director" as "Head of Data" or "Director".',
+    );
   });
 });
 
