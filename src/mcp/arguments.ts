@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { editsWithin } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import { fixedValuesMeant } from '../reference/fixed-values.js';
 
@@ -61,7 +62,9 @@ function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message
     const field = [...path, issue.keys[0] ?? ''].join('.');
     const allowed = objectKeysAt(schema, issue.path);
     const list = allowed.length > 0 ? `; the allowed parameters here are: ${allowed.join(', ')}` : '';
-    return { field, message: `Unknown parameter "${field}": remove it${list}.` };
+    const meant = parameterMeant(allowed, issue.keys[0] ?? '');
+    const suggestion = meant === undefined ? '' : ` Did you mean "${meant}"?`;
+    return { field, message: `Unknown parameter "${field}": remove it${list}.${suggestion}` };
   }
   if (path.length === 0) {
     return { field: 'arguments', message: `The arguments ${issue.message}.` };
@@ -71,6 +74,31 @@ function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message
   const received =
     issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
   return { field, message: `${field} ${issue.message}${received}.${valuesMeant(issue)}` };
+}
+
+/** Edits within which a parameter's name is taken for a misspelling of an allowed one ("skill"). */
+const PARAMETER_EDITS = 2;
+/** A name of only shorter words ("id", "by") is in too many parameters' names to say which is meant. */
+const MEANINGFUL_WORD = 4;
+
+/**
+ * The one allowed parameter an unknown name most likely means: its words all in the allowed name
+ * ("min_salary" for min_annual_salary, "level" for experience_level), or a close spelling of it
+ * or its singular ("skill", "loaction", "industries"); else undefined, as when several would do.
+ */
+function parameterMeant(allowed: readonly string[], typed: string): string | undefined {
+  const name = typed.toLowerCase();
+  const words = name.split(/[_\s-]+/).filter((word) => word !== '');
+  const containing = words.some((word) => word.length >= MEANINGFUL_WORD)
+    ? allowed.filter((known) => words.every((word) => known.split('_').includes(word)))
+    : [];
+  // A plural means what its singular does: "industries" for industry.
+  const forms = [name, name.replace(/s$/, ''), name.replace(/ies$/, 'y')];
+  const close = allowed.filter((known) =>
+    forms.some((form) => editsWithin(form, known, PARAMETER_EDITS) <= PARAMETER_EDITS),
+  );
+  const meant = [...new Set([...containing, ...close])];
+  return meant.length === 1 ? meant[0] : undefined;
 }
 
 /** " Did you mean "Remote"?" for a value outside a fixed list that means values of it; else "". */

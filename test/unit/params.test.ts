@@ -82,6 +82,23 @@ describe('parseToolArguments', () => {
       'colour',
       /Unknown parameter "colour".*allowed parameters here are: title, location/,
     ],
+    // The one parameter an unknown name most likely means: its words, its spelling or its singular.
+    [searchLeadsInput, { min_salary: 50000 }, 'min_salary', /Did you mean "min_annual_salary"\?$/],
+    [searchLeadsInput, { skill: ['go'] }, 'skill', /Did you mean "skills"\?$/],
+    [searchLeadsInput, { industries: 'fintech' }, 'industries', /Did you mean "industry"\?$/],
+    [
+      marketInsightsInput,
+      { group_by: 'city', filters: { level: 'Senior' } },
+      'filters.level',
+      /"experience_level"\?$/,
+    ],
+    // None when several would do.
+    [
+      searchLeadsInput,
+      { salary: 50000 },
+      'salary',
+      /max_annual_salary, salary_currency, page_size, cursor\.$/,
+    ],
     [searchLeadsInput, 'title=engineer', 'arguments', /must be an object/],
     [getLeadInput, {}, 'lead_id', /is required/],
     [getLeadInput, { lead_id: 'co_AAAAAAAAAA' }, 'lead_id', /lead id such as "ld_/],
