@@ -33,7 +33,7 @@ export interface FilterClauses {
    * (src/search/left-out.ts).
    */
   byArgument: Map<string, ReadClauses>;
-  /** Said only when nothing is found: how a location read without a note was read ("South East"). */
+  /** Said only when nothing is found: how a location read without a note was read ("Richmond"). */
   nothingFoundNotes: string[];
 }
 
@@ -69,7 +69,7 @@ function placeClauses(
     };
   }
   const notes = reading.note ? [reading.note] : [];
-  // A plain name may be another place than meant ("South East" is a district of Botswana): said
+  // A plain name may be another place than meant ("Richmond" is the one in Virginia, not London's): said
   // when it finds nothing.
   const read = {
     notes,
