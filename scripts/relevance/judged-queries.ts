@@ -540,6 +540,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // A field of work named with the posting: its people.
   title('synonym', 'engineering roles', /\b(Engineer|Engineering|Developer)\b/i),
   title('synonym', 'design jobs', /\bDesign(er)?\b/i),
+  title('synonym', 'Design Lead', /\bLead\b.*\bDesigner\b|\bDesign Lead\b/i),
   // Skills typed in one string without a comma, and practices named for the tools.
   skills('skill alias', ['python sql'], ['Python', 'SQL']),
   skills('skill alias', ['React + TypeScript'], ['React', 'TypeScript']),

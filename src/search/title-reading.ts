@@ -231,16 +231,18 @@ const isRank = (concept: Concept): boolean =>
   concept.kind === 'level';
 
 /**
- * A word naming a field of work last in a title, rank words aside, after a specialty and with no
- * role noun ("data science", "product management", "data science lead"), as the field or the people
- * who work in it (`titles.role_nouns.fields` of the vocabulary).
+ * A word naming a field of work last in a title, rank words aside, after a specialty or alone
+ * before rank words, with no role noun ("data science", "product management", "data science
+ * lead", "design lead"), as the field or the people who work in it (`titles.role_nouns.fields`).
  */
 function withField(concepts: readonly Concept[]): readonly Concept[] {
   if (concepts.some((concept) => concept.kind === 'role' || isRoleNoun(concept))) return concepts;
   let last = concepts.length - 1;
   while (last > 0 && isRank(concepts[last] as Concept)) last -= 1;
   const concept = concepts[last];
-  if (concept?.kind !== 'word' || !concepts.slice(0, last).some(isSpecialty)) return concepts;
+  // Alone before rank words it names a role too: "design lead" is a lead designer.
+  const ledBy = last === 0 && concepts.length > 1;
+  if (concept?.kind !== 'word' || !(ledBy || concepts.slice(0, last).some(isSpecialty))) return concepts;
   const field = FIELD_WORDS.get(concept.word);
   if (!field) return concepts;
   return concepts.map((each, index) => (index === last ? termConcept(field, concept.word) : each));

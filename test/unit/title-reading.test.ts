@@ -73,6 +73,10 @@ describe('reading a title', () => {
       note: 'Read the title "engineering roles" as Engineering, Engineer or Developer.',
     });
     expect(readTitle('engineering', 'title').note).toBeUndefined();
+    // Alone before rank words: a lead designer.
+    expect(readTitle('Design Lead', 'title').note).toBe(
+      'Read the title "Design Lead" with "Design" as Design or Designer.',
+    );
   });
 
   it('reads a role noun beside a specialty as engineer or developer, and alone as typed', () => {
