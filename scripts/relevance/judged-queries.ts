@@ -555,6 +555,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Words that say someone is hired, and the years of experience asked for.
   title('synonym', 'react developer wanted', role('React')),
   title('synonym', 'python developer (5+ years)', role('Python')),
+  // A Head where a Director is hiring, as recruiters take the two.
+  title('synonym', 'Head of Machine Learning', /\b(Head|Director) of Machine Learning\b/i),
   // A role noun misspelt beside a specialty: either role noun, as spelt right.
   title('typo', 'java enginer', role('Java')),
   // Industries named by a kind of business the data files under a wider one.

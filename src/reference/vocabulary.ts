@@ -156,6 +156,11 @@ export const IMPLIED_BY_SPECIALTY: { words: ReadonlySet<string>; roles: Readonly
   roles: new Set(roleNouns.implied_by_specialty.roles.map((role) => analyse(role).join(' '))),
 };
 
+/** Rank words that name one seniority, each with its group: "head" and "director". */
+export const ALIKE_RANKS: ReadonlyMap<string, readonly string[]> = new Map(
+  roleNouns.alike_ranks.groups.flatMap((group) => group.map((word) => [word, group] as const)),
+);
+
 /** Seniority and rank words: with only these beside it, a role noun is read alone. */
 export const NOT_SPECIALTIES: ReadonlySet<string> = new Set(roleNouns.not_specialties.flatMap(analyse));
 

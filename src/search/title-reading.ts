@@ -4,6 +4,7 @@ import { listInWords, splitAt, trimEdges } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import { workArrangementIn } from '../reference/regions.js';
 import {
+  ALIKE_RANKS,
   EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_WORDS,
   FIELD_WORDS,
@@ -591,7 +592,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       note: placeNotes.join(' '),
     });
   }
-  choices.push(...joinedAsEither(part, name));
+  choices.push(...joinedAsEither(part, name), ...alikeRankChoices(part, name));
   const fuzzable = part.concepts.flatMap((concept) =>
     isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
   );
@@ -742,6 +743,36 @@ function joinedAsEither(part: TitlePart, name: string): Choice[] {
       tier: 0.5,
       clause: allOf(concepts.map(clauseOf)),
       note: `No role title has all of "${part.typed.trim()}", so it was read with ${listInWords(said, 'and')}.`,
+    },
+  ];
+}
+
+/**
+ * The title with a rank word read as any of its alike ranks (`titles.role_nouns.alike_ranks`):
+ * "Head of ML" is the Director of Machine Learning when no Head of it is hiring. After the close
+ * spellings and before a word is read as a skill: a Head of Machine Learning is the Director of
+ * it before a Head of something listing machine learning.
+ */
+function alikeRankChoices(part: TitlePart, name: string): Choice[] {
+  const at = part.concepts.findIndex((concept) => isPlain(concept) && ALIKE_RANKS.has(concept.word));
+  const typed = part.concepts[at];
+  const ranks = typed && isPlain(typed) ? ALIKE_RANKS.get(typed.word) : undefined;
+  if (!typed || !isPlain(typed) || !ranks) return [];
+  const meaning = ranks.map((rank) => `${rank.charAt(0).toUpperCase()}${rank.slice(1)}`);
+  const alike: Concept = {
+    kind: 'term',
+    typed: typed.word,
+    phrases: ranks.map((rank) => [rank]),
+    meaning,
+    rank: true,
+  };
+  const concepts = part.concepts.map((concept, index) => (index === at ? alike : concept));
+  return [
+    {
+      name: `${name}_alike_rank`,
+      tier: 1.5,
+      clause: allOf(concepts.map(clauseOf)),
+      note: `No role title has all of "${part.typed.trim()}", so "${asTyped(part.typed, typed.word)}" was read as ${listInWords(meaning, 'or')}.`,
     },
   ];
 }

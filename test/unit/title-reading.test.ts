@@ -294,6 +294,17 @@ describe('alternatives in a title', () => {
     );
   });
 
+  it('reads a rank word as its alike ranks in the second reading, before any word is a skill', () => {
+    const alike = readTitle('Head of ML', 'title').second?.choices.find(
+      (choice) => choice.name === 'title_0_alike_rank',
+    );
+    expect(alike?.tier).toBe(1.5);
+    expect(JSON.stringify(alike?.clause)).toContain('{"terms":{"title_terms":["head","director"]}}');
+    expect(alike?.note).toBe(
+      'No role title has all of "Head of ML", so "Head" was read as Head or Director.',
+    );
+  });
+
   it('reads titles separated by a spaced slash as alternatives', () => {
     const reading = readTitle('Data Scientist / ML Engineer', 'title');
     expect((reading.clause as { bool: { should: unknown[] } }).bool.should).toHaveLength(2);
