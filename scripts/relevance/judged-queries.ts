@@ -555,6 +555,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Words that say someone is hired, and the years of experience asked for.
   title('synonym', 'react developer wanted', role('React')),
   title('synonym', 'python developer (5+ years)', role('Python')),
+  // Systems named by their kind, and support lines alone.
+  title('synonym', 'erp consultant', /\bSAP Consultant\b/i),
+  title('synonym', 'crm developer', /\bSalesforce (Developer|Engineer)\b/i),
+  title('synonym', '3rd line', /\b(IT Support|Service Desk)\b/i),
   // A Head where a Director is hiring, as recruiters take the two.
   title('synonym', 'Head of Machine Learning', /\b(Head|Director) of Machine Learning\b/i),
   // A role noun misspelt beside a specialty: either role noun, as spelt right.
