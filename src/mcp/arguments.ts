@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { editsWithin } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
-import { fixedValuesMeant } from '../reference/fixed-values.js';
+import { fixedValuesMeant, withSingulars } from '../reference/fixed-values.js';
 
 /**
  * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
@@ -92,8 +92,7 @@ function parameterMeant(allowed: readonly string[], typed: string): string | und
   const containing = words.some((word) => word.length >= MEANINGFUL_WORD)
     ? allowed.filter((known) => words.every((word) => known.split('_').includes(word)))
     : [];
-  // A plural means what its singular does: "industries" for industry.
-  const forms = [name, name.replace(/s$/, ''), name.replace(/ies$/, 'y')];
+  const forms = withSingulars(name);
   const close = allowed.filter((known) =>
     forms.some((form) => editsWithin(form, known, PARAMETER_EDITS) <= PARAMETER_EDITS),
   );

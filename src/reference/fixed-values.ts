@@ -22,6 +22,11 @@ import {
   SIGNAL_POLARITY_NAMES,
 } from './vocabulary.js';
 
+/** A name and the singulars it may be the plural of: "skills", "countries" for "skill", "country". */
+export function withSingulars(name: string): string[] {
+  return [name, name.replace(/s$/, ''), name.replace(/ies$/, 'y')];
+}
+
 /**
  * The values of a fixed list (one of the tools' enums) that a value sent outside it means, which
  * the error refusing it names, or undefined when it means none of them (docs/search-semantics.md,
@@ -30,9 +35,7 @@ import {
  * is in `allowed`.
  */
 export function fixedValuesMeant(allowed: readonly string[], typed: string): readonly string[] | undefined {
-  const key = fixedValueKey(typed);
-  // A plural means what its singular does: "skills" and "countries" for group_by "skill" and "country".
-  const forms = [key, key.replace(/s$/, ''), key.replace(/ies$/, 'y')];
+  const forms = withSingulars(fixedValueKey(typed));
   const written = allowed.find((value) => forms.includes(fixedValueKey(value)));
   if (written !== undefined) return [written];
   const meant = otherNamesOf(allowed, typed, forms);

@@ -1132,8 +1132,7 @@ function sharedWords(pieces: readonly string[]): string[] {
     const term = TITLE_TERMS.get(word);
     const shares = term
       ? isRankTerm(term)
-      : NOT_SPECIALTIES.has(word) ||
-        (!ROLE_NOUNS_ALONE.has(word) && !STOP_WORDS.has(word) && !NAMES_A_ROLE.test(word));
+      : NOT_SPECIALTIES.has(word) || (!namesARole(word) && !STOP_WORDS.has(word));
     if (!shares) continue;
     joined.splice(index, 2, `${(joined[index] as string).trim()}/${(joined[index + 1] as string).trim()}`);
   }
