@@ -156,6 +156,28 @@ export const IMPLIED_BY_SPECIALTY: { words: ReadonlySet<string>; roles: Readonly
   roles: new Set(roleNouns.implied_by_specialty.roles.map((role) => analyse(role).join(' '))),
 };
 
+/** A field of software work and the specialties whose titles name it alone ("java": backend). */
+export interface SpecialtyField {
+  /** The specialties, each an analysed phrase joined by spaces ("ruby on rail"). */
+  specialties: ReadonlySet<string>;
+  /** Phrases of titles of other fields, analysed: "full stack" is not backend. */
+  otherFields: readonly Phrase[];
+  /** The same as typed in the vocabulary, for notes. */
+  otherFieldLabels: readonly string[];
+}
+
+/** `titles.specialty_fields` by the field's analysed word ("backend"). */
+export const SPECIALTY_FIELDS: ReadonlyMap<string, SpecialtyField> = new Map(
+  vocabulary.titles.specialty_fields.fields.map((entry) => [
+    analyse(entry.field).join(' '),
+    {
+      specialties: new Set(entry.specialties.map((specialty) => analyse(specialty).join(' '))),
+      otherFields: entry.other_fields.map(analyse),
+      otherFieldLabels: entry.other_fields,
+    },
+  ]),
+);
+
 /** Rank words that name one seniority, each with its group: "head" and "director". */
 export const ALIKE_RANKS: ReadonlyMap<string, readonly string[]> = new Map(
   roleNouns.alike_ranks.groups.flatMap((group) => group.map((word) => [word, group] as const)),

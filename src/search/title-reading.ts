@@ -18,6 +18,7 @@ import {
   ROLE_NOUNS_ALONE,
   ROLE_NOUNS_WITH_SPECIALTY,
   SKILL_NOISE_WORDS,
+  SPECIALTY_FIELDS,
   STOP_WORDS,
   TITLE_TERMS,
   type TitleTerm,
@@ -631,6 +632,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   }
   choices.push(
     ...runChoices(part, part.concepts, AS_SKILL, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
+    ...fieldOfSpecialtyChoices(part, name),
   );
   if (places.length > 0) {
     choices.push(
@@ -715,6 +717,37 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     }
   }
   return { choices, fuzzable };
+}
+
+/**
+ * The title without a field of work that a specialty beside it implies, and without the titles of
+ * other fields (`titles.specialty_fields`): "python backend" is the Python Developers, not the Full
+ * Stack Python Developers. As preferred as a skill, so it comes with the Backend Engineers listing
+ * Python.
+ */
+function fieldOfSpecialtyChoices(part: TitlePart, name: string): Choice[] {
+  const { concepts } = part;
+  const at = concepts.findIndex((concept) => concept.kind === 'word' && SPECIALTY_FIELDS.has(concept.word));
+  const fieldWord = concepts[at];
+  const field = fieldWord?.kind === 'word' ? SPECIALTY_FIELDS.get(fieldWord.word) : undefined;
+  if (!field) return [];
+  const others = concepts.filter((_, index) => index !== at);
+  const namesSpecialty = (concept: Concept) =>
+    (concept.kind === 'word' && field.specialties.has(concept.word)) ||
+    (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' '))));
+  if (!others.some(namesSpecialty)) return [];
+  const fieldTyped = asTyped(part.typed, (fieldWord as { word: string }).word);
+  return [
+    {
+      name: `${name}_field`,
+      tier: 2,
+      clause: { bool: { filter: others.map(clauseOf), must_not: [phrasesClause(field.otherFields)] } },
+      note: `No role title has all of "${part.typed.trim()}", so it was read without "${fieldTyped}", leaving out the titles of other fields (${listInWords(
+        field.otherFieldLabels,
+        'and',
+      )}).`,
+    },
+  ];
 }
 
 /** Two words joined by "&" or "and": "Data & Analytics". */

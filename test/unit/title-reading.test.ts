@@ -697,6 +697,37 @@ describe('the second reading of a title', () => {
       ).not.toContain('title_0_implied');
   });
 
+  it('leaves out a field its specialty beside it implies, and the titles of other fields', () => {
+    const field = (typed: string) =>
+      readTitle(typed, 'title').second?.choices?.find((choice) => choice.name === 'title_0_field');
+    const otherFields = {
+      terms: { title_terms: ['fullstack', 'frontend', 'mobile', 'data', 'embedded'] },
+    };
+    const python = field('Python back-end engineers');
+    // As preferred as reading "Python" as a skill beside "back-end", which it comes with.
+    expect(python?.tier).toBe(2);
+    expect(python?.clause).toEqual({
+      bool: {
+        filter: [{ term: { title_terms: 'python' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
+        must_not: [otherFields],
+      },
+    });
+    expect(python?.note).toBe(
+      'No role title has all of "Python back-end engineers", so it was read without "back-end", leaving out the titles of other fields (full stack, frontend, mobile, data and embedded).',
+    );
+    // A vocabulary term naming the specialty, in a bracket after the title.
+    expect(json(field('Backend Engineer (RoR)')?.clause)).toContain(
+      '"match_phrase":{"title_terms":"ruby on rail"}',
+    );
+    expect(field('golang backend')?.clause).toEqual({
+      bool: { filter: [{ term: { title_terms: 'go' } }], must_not: [otherFields] },
+    });
+    // Only beside a specialty of that field.
+    for (const typed of ['backend engineer', 'senior backend', 'react backend', 'python frontend'])
+      expect(field(typed), typed).toBeUndefined();
+    expect(json(field('React front end')?.clause)).toContain('"match_phrase":{"title_terms":"react native"}');
+  });
+
   it('quotes the words of a note as they were typed', () => {
     expect(readTitle('c# engineers', 'title').note).toBe(
       'Read the title "c# engineers" with "c#" as .NET and "engineers" as Engineer or Developer.',
