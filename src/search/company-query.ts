@@ -79,7 +79,10 @@ export function buildCompanyRanking(
     fallback: mapFallback(fallback, onLeadsBody),
     // Leaving out a filter counts roles, not companies holding min_open_roles of them.
     nothingFound: mapNothingFound(
-      nothingFound({ ...clauses, byArgument: new Map() }, 'company'),
+      nothingFound(
+        { filter: clauses.filter, byArgument: new Map(), nothingFoundNotes: clauses.nothingFoundNotes },
+        'company',
+      ),
       onLeadsBody,
     ),
   };

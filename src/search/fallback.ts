@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchBody } from './es.js';
-import { leftOutNote, type NothingFound } from './left-out.js';
+import { leftOutNotes, type NothingFound } from './left-out.js';
 import {
   anyOf,
   keptChoices,
@@ -170,9 +170,7 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   const nothingFound = async (response: Response) => {
     const said = search.nothingFound;
     if (!said) return { response, notes: named };
-    const counted = said.leftOut
-      ? [leftOutNote((await run(said.leftOut())) as SecondResponse, said.noun)]
-      : [];
+    const counted = said.leftOut ? leftOutNotes((await run(said.leftOut())) as SecondResponse, said) : [];
     return { response, notes: [...named, ...said.notes, ...counted] };
   };
   const first = await run(search.body);

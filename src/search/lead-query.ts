@@ -5,7 +5,7 @@ import type { LeadFilters, SearchLeadsArgs } from '../schemas/inputs.js';
 import type { PagePosition } from './cursor.js';
 import type { Query, SearchBody } from './es.js';
 import { type FallbackSearch, fallbackSearch } from './fallback.js';
-import { type NothingFound, nothingFound, type ReadClauses } from './left-out.js';
+import { type NothingFound, nothingFound, type ReadClauses, type WordsLeftOut } from './left-out.js';
 import { cityOf, locationClauses, readLocation } from './location-filter.js';
 import { readIndustry, readSkills, type SecondReading, type TextReading } from './text-filters.js';
 import { readTitle } from './title-reading.js';
@@ -35,6 +35,8 @@ export interface FilterClauses {
   byArgument: Map<string, ReadClauses>;
   /** Said only when nothing is found: how a location read without a note was read ("Richmond"). */
   nothingFoundNotes: string[];
+  /** The title's words left out in turn, counted when nothing is found. */
+  titleWords?: { argument: string; words: WordsLeftOut };
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };
@@ -113,6 +115,7 @@ export function addReading(clauses: FilterClauses, reading: TextReading, argumen
   });
   if (reading.note) clauses.notes.push(reading.note);
   if (reading.second) clauses.second.readings.push(reading.second);
+  if (reading.withoutEach) clauses.titleWords = { argument, words: reading.withoutEach };
 }
 
 /**

@@ -3,8 +3,9 @@ import type { Query, SearchBody } from './es.js';
 /**
  * What stands in the way when a search finds nothing (docs/search-semantics.md, "When nothing is
  * found"): one request counting, for each argument given, what the search finds with all the
- * others, as first read and as read again. Sent only after the readings found nothing, and only
- * with two arguments or more: an assistant told `total: 0` alone would take the market for empty.
+ * others, as first read and as read again, and for a title of several words what it finds with
+ * each word left out. Sent only after the readings found nothing, and only with two arguments or
+ * such a title: an assistant told `total: 0` alone would take the market for empty.
  */
 const LEFT_OUT = 'left_out';
 /** Arguments the note names, those finding most first. */
@@ -23,6 +24,14 @@ export interface NothingFound<Body = SearchBody> {
   leftOut?: () => Body;
   /** What is searched, for the note: "open role", "signal". */
   noun: string;
+  /** The title whose words are each left out in the count, as typed, and those words. */
+  titleWords?: { typed: string; words: readonly string[] };
+}
+
+/** A typed title's first reading with each of its words left out in turn (`TextReading.withoutEach`). */
+export interface WordsLeftOut {
+  typed: string;
+  each: ReadonlyArray<{ word: string; clause: Query }>;
 }
 
 /** An argument's clauses as its first reading and its second reading have them. */
@@ -36,28 +45,49 @@ export interface ArgumentClauses {
   filter: Query[];
   byArgument: ReadonlyMap<string, ReadClauses>;
   nothingFoundNotes: readonly string[];
+  /** The title argument's words left out in turn, by its name. */
+  titleWords?: { argument: string; words: WordsLeftOut };
 }
 
 type Reading = keyof ReadClauses;
+/** The bucket of the title with its word at an index left out: `word:0`. */
+const WORD = 'word:';
 const READINGS: readonly Reading[] = ['first', 'second'];
 
 /** What a search of `clauses` says when it finds nothing, or undefined for nothing to say. */
 export function nothingFound(clauses: ArgumentClauses, noun: string): NothingFound | undefined {
   const notes = clauses.nothingFoundNotes;
-  const counted = clauses.byArgument.size >= 2;
+  const { titleWords } = clauses;
+  const counted = clauses.byArgument.size >= 2 || titleWords !== undefined;
   if (!counted && notes.length === 0) return undefined;
-  return { notes, noun, ...(counted ? { leftOut: () => leftOutCount(clauses) } : {}) };
+  return {
+    notes,
+    noun,
+    ...(counted ? { leftOut: () => leftOutCount(clauses) } : {}),
+    ...(titleWords
+      ? {
+          titleWords: { typed: titleWords.words.typed, words: titleWords.words.each.map(({ word }) => word) },
+        }
+      : {}),
+  };
 }
 
-/** The request counting what leaving out each argument finds. */
+/** The request counting what leaving out each argument, or each word of the title, finds. */
 function leftOutCount(clauses: ArgumentClauses): SearchBody {
-  const { byArgument } = clauses;
+  const { byArgument, titleWords } = clauses;
   const given = new Set([...byArgument.values()].flatMap((read) => read.first));
   const without = (leftOut: string, reading: Reading) =>
     [...byArgument].flatMap(([argument, read]) => (argument === leftOut ? [] : read[reading]));
-  const buckets = [...byArgument.keys()].flatMap((argument) =>
+  const byArgumentCounted = byArgument.size >= 2 ? [...byArgument.keys()] : [];
+  const buckets = byArgumentCounted.flatMap((argument) =>
     READINGS.map((reading) => [`${reading}:${argument}`, { bool: { filter: without(argument, reading) } }]),
   );
+  if (titleWords) {
+    const others = without(titleWords.argument, 'first');
+    titleWords.words.each.forEach(({ clause }, index) => {
+      buckets.push([`${WORD}${index}`, { bool: { filter: [...others, clause] } }]);
+    });
+  }
   return {
     size: 0,
     track_total_hits: false,
@@ -69,15 +99,27 @@ function leftOutCount(clauses: ArgumentClauses): SearchBody {
 
 /**
  * `No open role matches all the filters together; leaving out work_type finds 114, leaving out
- * skills 37`, from the response to the `leftOut` request; `noun` names what is searched.
+ * skills 37` and `No open role's title has all of "data scientist NLP"; leaving out "NLP" finds
+ * 233`, from the response to the `leftOut` request.
  */
-export function leftOutNote(response: { aggregations?: Record<string, unknown> }, noun: string): string {
+export function leftOutNotes(
+  response: { aggregations?: Record<string, unknown> },
+  said: Pick<NothingFound<unknown>, 'noun' | 'titleWords'>,
+): string[] {
   const buckets =
     (response.aggregations?.[LEFT_OUT] as { buckets?: Record<string, { doc_count: number }> } | undefined)
       ?.buckets ?? {};
   const given = Object.keys(buckets).flatMap((name) =>
     name.startsWith('first:') ? [name.slice('first:'.length)] : [],
   );
+  const notes = given.length > 0 ? [argumentsNote(buckets, given, said.noun)] : [];
+  if (said.titleWords) notes.push(titleWordsNote(buckets, said.titleWords, said.noun, given.length > 0));
+  return notes;
+}
+
+type Counts = Record<string, { doc_count: number }>;
+
+function argumentsNote(buckets: Counts, given: readonly string[], noun: string): string {
   // As a search without the argument would answer: its first reading when that finds something.
   const finding = given
     .map((argument) => ({
@@ -88,12 +130,32 @@ export function leftOutNote(response: { aggregations?: Record<string, unknown> }
     .sort((a, b) => b.count - a.count || a.argument.localeCompare(b.argument));
   const together = `No ${noun} matches all the filters together`;
   if (finding.length === 0) return `${together}, nor all but any one of them.`;
-  const counts = finding
+  return `${together}; ${leavingOut(finding.map(({ argument, count }) => ({ left: argument, count })))}.`;
+}
+
+/** `leaving out skills finds 114, leaving out title 12`: the NAMED_IN_NOTE finding most, in that order. */
+function leavingOut(finding: ReadonlyArray<{ left: string; count: number }>): string {
+  return finding
     .slice(0, NAMED_IN_NOTE)
-    .map(({ argument, count }, index) =>
-      index === 0 ? `leaving out ${argument} finds ${count}` : `leaving out ${argument} ${count}`,
-    );
-  return `${together}; ${counts.join(', ')}.`;
+    .map(({ left, count }, index) =>
+      index === 0 ? `leaving out ${left} finds ${count}` : `leaving out ${left} ${count}`,
+    )
+    .join(', ');
+}
+
+function titleWordsNote(
+  buckets: Counts,
+  title: NonNullable<NothingFound['titleWords']>,
+  noun: string,
+  withOthers: boolean,
+): string {
+  const finding = title.words
+    .map((word, index) => ({ left: `"${word}"`, count: buckets[`${WORD}${index}`]?.doc_count ?? 0 }))
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count);
+  const none = `No ${noun}${withOthers ? ' matching the other filters' : ''} has a title with all of "${title.typed}"`;
+  if (finding.length === 0) return `${none}, nor all but any one of its words.`;
+  return `${none}; ${leavingOut(finding)}.`;
 }
 
 /** The same with its request body turned by `map` (a tool's own request shape). */

@@ -12,6 +12,7 @@ import {
   SKILL_NOISE_WORDS,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
+import type { WordsLeftOut } from './left-out.js';
 
 /**
  * How the typed text filters are read (docs/search-semantics.md, "How text is read"): skills,
@@ -85,6 +86,8 @@ export interface TextReading {
   second?: SecondReading;
   /** The match keys a skills or industry reading looks for (what the company roll-ups count). */
   keys?: string[];
+  /** A title of several words read with each left out, counted when nothing is found (src/search/left-out.ts). */
+  withoutEach?: WordsLeftOut;
 }
 
 export function suggester(field: string, text: string): estypes.SearchFieldSuggester {

@@ -65,6 +65,8 @@ import {
 export const MAX_TITLE_WORDS = 12;
 const MAX_SKILL_CHOICES = 6;
 const MAX_INDUSTRY_CHOICES = 3;
+/** Titles of more words than this are not counted with each left out when nothing is found. */
+const MAX_WORDS_LEFT_OUT = 6;
 /** Parts of a job-board title read as a place or work arrangement: "Software Engineer - Remote (UK)". */
 const MAX_TITLE_PLACES = 2;
 /** Words of a place at the end of a title without a separator: "San Francisco Bay Area" is not one. */
@@ -1242,6 +1244,10 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
   )}.`;
   if (rest === '') return { clause: { bool: { must_not: [notTitled] } }, note: leftOut };
   const reading = readTitleWords(rest, field);
+  const withoutEach = reading.withoutEach && {
+    ...reading.withoutEach,
+    each: reading.withoutEach.each.map((each) => ({ ...each, clause: without(each.clause) })),
+  };
   const second = reading.second && {
     ...reading.second,
     clause: without(reading.second.clause),
@@ -1251,6 +1257,7 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     clause: without(reading.clause),
     note: [reading.note, leftOut].filter((note) => note !== undefined).join(' '),
     ...(second ? { second } : {}),
+    ...(withoutEach ? { withoutEach } : {}),
   };
 }
 
@@ -1289,6 +1296,18 @@ function readTitleWords(typed: string, field: string): TextReading {
   ];
   if (notes.some((note) => note !== undefined))
     reading.note = notes.filter((note) => note !== undefined).join(' ');
+  const [only, ...more] = parts;
+  const typedConcepts = only?.sequence.concepts ?? [];
+  if (more.length === 0 && typedConcepts.length >= 2 && typedConcepts.length <= MAX_WORDS_LEFT_OUT) {
+    // The rest read again: "prompt engineer" without "prompt" is the Engineer titles.
+    reading.withoutEach = {
+      typed,
+      each: typedConcepts.map((concept, index) => ({
+        word: asTyped(typed, typedWords(concept)),
+        clause: allOf(withRoleNouns(typedConcepts.filter((_, other) => other !== index)).map(clauseOf)),
+      })),
+    };
+  }
   const seconds = read.map((part, index) => secondReadingOf(part, `title_${index}`));
   const choices = seconds.flatMap((second) => second.choices);
   if (choices.length > 0)
@@ -1298,6 +1317,11 @@ function readTitleWords(typed: string, field: string): TextReading {
       seconds.flatMap((second) => second.fuzzable),
     );
   return reading;
+}
+
+/** The analysed words a concept was read from. */
+function typedWords(concept: Concept): string {
+  return concept.kind === 'word' || concept.kind === 'role' ? concept.word : concept.typed;
 }
 
 function titleSecondReading(typed: string, choices: Choice[], fuzzable: readonly string[]): SecondReading {

@@ -4,7 +4,7 @@ import { searchLeadsInput, searchSignalsInput } from '../../src/schemas/inputs.j
 import { FIRST_PAGE } from '../../src/search/cursor.js';
 import { searchWithFallback } from '../../src/search/fallback.js';
 import { buildLeadSearch } from '../../src/search/lead-query.js';
-import { leftOutNote } from '../../src/search/left-out.js';
+import { leftOutNotes } from '../../src/search/left-out.js';
 import { buildSignalSearch } from '../../src/search/signal-query.js';
 
 const now = new Date('2026-11-18T23:30:00Z');
@@ -22,9 +22,10 @@ const counted = (counts: Record<string, number>) => ({
 });
 
 describe('counting what leaving out each argument finds', () => {
-  it('is no request with fewer than two arguments', () => {
+  it('is no request with fewer than two arguments and no title of several words', () => {
     expect(leadSearch({}).nothingFound).toBeUndefined();
-    expect(leadSearch({ title: 'game developer' }).nothingFound).toBeUndefined();
+    expect(leadSearch({ title: 'developers' }).nothingFound).toBeUndefined();
+    expect(leadSearch({ title: 'data engineer or data scientist' }).nothingFound).toBeUndefined();
     // A location read without a note says how it was read, when nothing is found.
     expect(leadSearch({ location: 'Gaborone' }).nothingFound).toEqual({
       notes: ['Read the location "Gaborone" as Gaborone, Botswana.'],
@@ -63,6 +64,38 @@ describe('counting what leaving out each argument finds', () => {
     expect(nothingFound?.leftOut?.()).toMatchObject({ size: 0, track_total_hits: false });
   });
 
+  it('counts a title of several words with each word left out, beside the other arguments', () => {
+    const alone = leadSearch({ title: 'Data Scientist NLP' }).nothingFound;
+    expect(alone?.titleWords).toEqual({ typed: 'Data Scientist NLP', words: ['Data', 'Scientist', 'NLP'] });
+    const buckets = (alone?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+      string,
+      { bool: { filter: unknown[] } }
+    >;
+    expect(Object.keys(buckets)).toEqual(['word:0', 'word:1', 'word:2']);
+    expect(buckets['word:2']?.bool.filter).toEqual([
+      { bool: { filter: [{ term: { title_terms: 'data' } }, { term: { title_terms: 'scientist' } }] } },
+    ]);
+
+    const beside = leadSearch({ title: 'Data Scientist NLP', work_type: 'Remote' }).nothingFound;
+    const besideBuckets = (beside?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+      string,
+      { bool: { filter: unknown[] } }
+    >;
+    expect(Object.keys(besideBuckets)).toEqual([
+      'first:title',
+      'second:title',
+      'first:work_type',
+      'second:work_type',
+      'word:0',
+      'word:1',
+      'word:2',
+    ]);
+    expect(besideBuckets['word:0']?.bool.filter).toContainEqual({ term: { work_type: 'Remote' } });
+    // Words excluded from the title stay excluded with each other word left out.
+    const excluding = leadSearch({ title: 'data scientist -lead' }).nothingFound?.leftOut?.();
+    expect(JSON.stringify(excluding)).toContain('must_not');
+  });
+
   it('counts a signal search on its first page only', () => {
     const args = parseToolArguments(searchSignalsInput, { countries: ['GB'], categories: ['layoff'] });
     expect(buildSignalSearch(args, now, FIRST_PAGE, 10).nothingFound?.noun).toBe('signal');
@@ -85,15 +118,39 @@ describe('the note', () => {
       'first:industry': 2,
       'second:industry': 2,
     });
-    expect(leftOutNote(response, 'open role')).toBe(
+    expect(leftOutNotes(response, { noun: 'open role' })).toEqual([
       'No open role matches all the filters together; leaving out skills finds 114, leaving out title 12, leaving out location 7.',
-    );
+    ]);
   });
 
   it('says when no argument left out finds anything either', () => {
-    expect(leftOutNote(counted({ 'first:a': 0, 'second:a': 0, 'first:b': 0, 'second:b': 0 }), 'signal')).toBe(
-      'No signal matches all the filters together, nor all but any one of them.',
-    );
+    expect(
+      leftOutNotes(counted({ 'first:a': 0, 'second:a': 0, 'first:b': 0, 'second:b': 0 }), { noun: 'signal' }),
+    ).toEqual(['No signal matches all the filters together, nor all but any one of them.']);
+  });
+
+  it('names what leaving out each word of the title finds, most first', () => {
+    const titleWords = { typed: 'senior data scientist NLP', words: ['senior', 'data', 'scientist', 'NLP'] };
+    expect(
+      leftOutNotes(counted({ 'word:0': 0, 'word:1': 0, 'word:2': 0, 'word:3': 233 }), {
+        noun: 'open role',
+        titleWords,
+      }),
+    ).toEqual([
+      'No open role has a title with all of "senior data scientist NLP"; leaving out "NLP" finds 233.',
+    ]);
+    expect(
+      leftOutNotes(counted({ 'first:title': 40, 'first:location': 0, 'word:0': 2, 'word:3': 5 }), {
+        noun: 'open role',
+        titleWords,
+      }),
+    ).toEqual([
+      'No open role matches all the filters together; leaving out title finds 40.',
+      'No open role matching the other filters has a title with all of "senior data scientist NLP"; leaving out "NLP" finds 5, leaving out "senior" 2.',
+    ]);
+    expect(leftOutNotes(counted({ 'word:0': 0, 'word:1': 0 }), { noun: 'open role', titleWords })).toEqual([
+      'No open role has a title with all of "senior data scientist NLP", nor all but any one of its words.',
+    ]);
   });
 
   it('is sent only when no reading found anything', async () => {
