@@ -212,6 +212,13 @@ function industryForms(text: string): string[] {
   );
 }
 
+/** The skills and industries the vocabulary maps to, by match key: a note names "vue" as Vue.js. */
+const NAMES_BY_KEY: ReadonlyMap<string, string> = new Map(
+  [...SKILL_ALIASES.values(), ...INDUSTRY_ALIASES.values()].flatMap((alias) =>
+    alias.names.map((name, index) => [alias.keys[index] as string, name] as const),
+  ),
+);
+
 /** The other forms of a typed name (`formsOf`), each with its keys and the names a note gives it. */
 function otherForms(
   text: string,
@@ -221,7 +228,10 @@ function otherForms(
   return formsOf(text).flatMap((form) => {
     const trimmed = form.trim();
     const read = keysOf(trimmed, aliases);
-    return read.keys.length === 0 ? [] : [{ keys: read.keys, names: read.names ?? [trimmed] }];
+    if (read.keys.length === 0) return [];
+    return [
+      { keys: read.keys, names: read.names ?? read.keys.map((key) => NAMES_BY_KEY.get(key) ?? trimmed) },
+    ];
   });
 }
 

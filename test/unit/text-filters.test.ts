@@ -43,7 +43,7 @@ describe('reading skills and industries', () => {
   it('reads a skill without the words that say how it is known, and "and" between two skills', () => {
     expect(readSkills(['kubernetes experience'])).toMatchObject({
       clause: { terms: { skills_key: ['kubernetesexperience', 'kubernetes'] } },
-      note: 'Read the skill "kubernetes experience" as kubernetes.',
+      note: 'Read the skill "kubernetes experience" as Kubernetes.',
     });
     expect(readSkills(['experience with Python']).note).toBe(
       'Read the skill "experience with Python" as Python.',
@@ -58,7 +58,9 @@ describe('reading skills and industries', () => {
     );
     expect(readSkills(['5+ years Python']).note).toBe('Read the skill "5+ years Python" as Python.');
     expect(readSkills(['Python (3+ years)']).note).toBe('Read the skill "Python (3+ years)" as Python.');
-    expect(readSkills(['sql (advanced)']).note).toBe('Read the skill "sql (advanced)" as sql.');
+    expect(readSkills(['sql (advanced)']).note).toBe('Read the skill "sql (advanced)" as SQL.');
+    // Named as the data names the skill, not as typed without the version.
+    expect(readSkills(['vue 3']).note).toBe('Read the skill "vue 3" as Vue.js.');
     expect(readSkills(['HTML5']).keys).toEqual(['html5', 'html']);
     // Two letters and a digit are a name of their own, not a name and its version.
     expect(readSkills(['aws ec2']).note).toBeUndefined();
@@ -85,10 +87,10 @@ describe('reading skills and industries', () => {
     });
     expect(readIndustry('fintech or gaming')).toMatchObject({
       clause: { terms: { industry_key: ['fintechorgaming', 'fintech', 'gaming'] } },
-      note: 'Read the industry "fintech or gaming" as fintech or gaming.',
+      note: 'Read the industry "fintech or gaming" as Fintech or Gaming.',
     });
     expect(readIndustry('finance, gaming').note).toBe(
-      'Read the industry "finance, gaming" as Fintech, Banking, Insurance or gaming.',
+      'Read the industry "finance, gaming" as Fintech, Banking, Insurance or Gaming.',
     );
     // "&" and "and" are in the data's names, not between two industries.
     expect(readIndustry('Media & Entertainment')).toEqual({
@@ -129,7 +131,7 @@ describe('an industry named with words that say it is one', () => {
   it('is also read without them, with a note', () => {
     expect(readIndustry('the banking sector')).toMatchObject({
       clause: { terms: { industry_key: ['thebankingsector', 'banking'] } },
-      note: 'Read the industry "the banking sector" as banking.',
+      note: 'Read the industry "the banking sector" as Banking.',
     });
     expect(readIndustry('AI startups').note).toBe(
       'Read the industry "AI startups" as Artificial Intelligence.',
