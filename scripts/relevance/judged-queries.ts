@@ -155,7 +155,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'RoR developer', /Ruby on Rails Developer/i),
   title('abbreviation', 'rails developer', /Ruby on Rails Developer/i),
   title('abbreviation', 'PM', /Product Manager/i),
-  title('abbreviation', 'TPM', /Technical Product Manager/i),
+  title('abbreviation', 'TPM', /Technical (Program|Product) Manager/i),
   title('synonym', 'tech lead', /Technical Lead/i),
   title('abbreviation', 'dev', /\bDeveloper\b/i),
   title('abbreviation', 'frontend dev', role('Frontend')),
@@ -577,4 +577,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\bDevOps Engineer\b/i,
     skills: ['AWS'],
   }),
+  // Added in the eighth round. A language beside the field its roles are in: those roles, not the
+  // full-stack ones.
+  title('job board', 'python backend', /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i),
+  title('job board', 'golang backend engineer', /^(?!.*Full Stack).*\bGo (Engineer|Developer)\b/i),
+  title('job board', 'Backend Developer (Java)', /^(?!.*Full Stack).*\bJava (Engineer|Developer)\b/i),
+  title('abbreviation', 'VPE', /\bVP of Engineering\b/i),
 ];
