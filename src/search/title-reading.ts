@@ -729,16 +729,18 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
  */
 function fieldOfSpecialtyChoices(part: TitlePart, name: string): Choice[] {
   const { concepts } = part;
-  const at = concepts.findIndex((concept) => concept.kind === 'word' && SPECIALTY_FIELDS.has(concept.word));
-  const fieldWord = concepts[at];
-  const field = fieldWord?.kind === 'word' ? SPECIALTY_FIELDS.get(fieldWord.word) : undefined;
-  if (!field) return [];
-  const others = concepts.filter((_, index) => index !== at);
+  const fieldWord = concepts.find(
+    (concept): concept is Extract<Concept, { kind: 'word' }> =>
+      concept.kind === 'word' && SPECIALTY_FIELDS.has(concept.word),
+  );
+  const field = fieldWord && SPECIALTY_FIELDS.get(fieldWord.word);
+  if (!fieldWord || !field) return [];
+  const others = concepts.filter((concept) => concept !== fieldWord);
   const namesSpecialty = (concept: Concept) =>
     (concept.kind === 'word' && field.specialties.has(concept.word)) ||
     (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' '))));
   if (!others.some(namesSpecialty)) return [];
-  const fieldTyped = asTyped(part.typed, (fieldWord as { word: string }).word);
+  const fieldTyped = asTyped(part.typed, fieldWord.word);
   return [
     {
       name: `${name}_field`,
