@@ -36,7 +36,7 @@ export interface FilterClauses {
   /** Said only when nothing is found: how a location read without a note was read ("Richmond"). */
   nothingFoundNotes: string[];
   /** The title's words left out in turn, counted when nothing is found. */
-  titleWords?: { argument: string; words: WordsLeftOut };
+  titleWords?: { argument: string; words: () => WordsLeftOut };
 }
 
 export const OPEN_ROLES: Query = { term: { is_open: true } };

@@ -25,7 +25,7 @@ export interface NothingFound<Body = SearchBody> {
   /** What is searched, for the note: "open role", "signal". */
   noun: string;
   /** The title whose words are each left out in the count, as typed, and those words. */
-  titleWords?: { typed: string; words: readonly string[] };
+  titleWords?: () => { typed: string; words: readonly string[] };
 }
 
 /** A typed title's first reading with each of its words left out in turn (`TextReading.withoutEach`). */
@@ -45,8 +45,8 @@ export interface ArgumentClauses {
   filter: Query[];
   byArgument: ReadonlyMap<string, ReadClauses>;
   nothingFoundNotes: readonly string[];
-  /** The title argument's words left out in turn, by its name. */
-  titleWords?: { argument: string; words: WordsLeftOut };
+  /** The title argument's words left out in turn, by its name; read only when nothing is found. */
+  titleWords?: { argument: string; words: () => WordsLeftOut };
 }
 
 type Reading = keyof ReadClauses;
@@ -60,20 +60,20 @@ export function nothingFound(clauses: ArgumentClauses, noun: string): NothingFou
   const { titleWords } = clauses;
   const counted = clauses.byArgument.size >= 2 || titleWords !== undefined;
   if (!counted && notes.length === 0) return undefined;
+  let read: WordsLeftOut | undefined;
+  const words = titleWords && (() => (read ??= titleWords.words()));
   return {
     notes,
     noun,
-    ...(counted ? { leftOut: () => leftOutCount(clauses) } : {}),
-    ...(titleWords
-      ? {
-          titleWords: { typed: titleWords.words.typed, words: titleWords.words.each.map(({ word }) => word) },
-        }
+    ...(counted ? { leftOut: () => leftOutCount(clauses, words?.()) } : {}),
+    ...(words
+      ? { titleWords: () => ({ typed: words().typed, words: words().each.map(({ word }) => word) }) }
       : {}),
   };
 }
 
-/** The request counting what leaving out each argument, or each word of the title, finds. */
-function leftOutCount(clauses: ArgumentClauses): SearchBody {
+/** The request counting what leaving out each argument, or each word of the title (`words`), finds. */
+function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined): SearchBody {
   const { byArgument, titleWords } = clauses;
   const given = new Set([...byArgument.values()].flatMap((read) => read.first));
   const without = (leftOut: string, reading: Reading) =>
@@ -82,9 +82,9 @@ function leftOutCount(clauses: ArgumentClauses): SearchBody {
   const buckets = byArgumentCounted.flatMap((argument) =>
     READINGS.map((reading) => [`${reading}:${argument}`, { bool: { filter: without(argument, reading) } }]),
   );
-  if (titleWords) {
+  if (titleWords && words) {
     const others = without(titleWords.argument, 'first');
-    titleWords.words.each.forEach(({ clause }, index) => {
+    words.each.forEach(({ clause }, index) => {
       buckets.push([`${WORD}${index}`, { bool: { filter: [...others, clause] } }]);
     });
   }
@@ -113,7 +113,7 @@ export function leftOutNotes(
     name.startsWith('first:') ? [name.slice('first:'.length)] : [],
   );
   const notes = given.length > 0 ? [argumentsNote(buckets, given, said.noun)] : [];
-  if (said.titleWords) notes.push(titleWordsNote(buckets, said.titleWords, said.noun, given.length > 0));
+  if (said.titleWords) notes.push(titleWordsNote(buckets, said.titleWords(), said.noun, given.length > 0));
   return notes;
 }
 
@@ -145,7 +145,7 @@ function leavingOut(finding: ReadonlyArray<{ left: string; count: number }>): st
 
 function titleWordsNote(
   buckets: Counts,
-  title: NonNullable<NothingFound['titleWords']>,
+  title: ReturnType<NonNullable<NothingFound['titleWords']>>,
   noun: string,
   withOthers: boolean,
 ): string {

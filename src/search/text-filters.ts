@@ -87,7 +87,7 @@ export interface TextReading {
   /** The match keys a skills or industry reading looks for (what the company roll-ups count). */
   keys?: string[];
   /** A title of several words read with each left out, counted when nothing is found (src/search/left-out.ts). */
-  withoutEach?: WordsLeftOut;
+  withoutEach?: () => WordsLeftOut;
 }
 
 export function suggester(field: string, text: string): estypes.SearchFieldSuggester {

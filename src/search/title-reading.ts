@@ -1246,10 +1246,13 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
   )}.`;
   if (rest === '') return { clause: { bool: { must_not: [notTitled] } }, note: leftOut };
   const reading = readTitleWords(rest, field);
-  const withoutEach = reading.withoutEach && {
-    ...reading.withoutEach,
-    each: reading.withoutEach.each.map((each) => ({ ...each, clause: without(each.clause) })),
-  };
+  const read = reading.withoutEach;
+  const withoutEach =
+    read &&
+    (() => {
+      const words = read();
+      return { ...words, each: words.each.map((each) => ({ ...each, clause: without(each.clause) })) };
+    });
   const second = reading.second && {
     ...reading.second,
     clause: without(reading.second.clause),
@@ -1302,13 +1305,13 @@ function readTitleWords(typed: string, field: string): TextReading {
   const typedConcepts = only?.sequence.concepts ?? [];
   if (more.length === 0 && typedConcepts.length >= 2 && typedConcepts.length <= MAX_WORDS_LEFT_OUT) {
     // The rest read again: "prompt engineer" without "prompt" is the Engineer titles.
-    reading.withoutEach = {
+    reading.withoutEach = () => ({
       typed,
       each: typedConcepts.map((concept, index) => ({
         word: asTyped(typed, typedWords(concept)),
         clause: allOf(withRoleNouns(typedConcepts.filter((_, other) => other !== index)).map(clauseOf)),
       })),
-    };
+    });
   }
   const seconds = read.map((part, index) => secondReadingOf(part, `title_${index}`));
   const choices = seconds.flatMap((second) => second.choices);

@@ -18,7 +18,7 @@ interface PageQuery<Body> {
   body: Body;
   /** The second reading, sent only when `body` finds nothing (src/search/fallback.ts). */
   fallback?: FallbackSearch<Body> | undefined;
-  /** The count of what leaving out each argument finds, sent only when no reading finds anything. */
+  /** The count of what leaving out each argument (or word of the title) finds, sent only when no reading finds anything. */
   nothingFound?: NothingFound<Body> | undefined;
   notes: string[];
   /** The location named no known place: nothing can match, so nothing is searched or charged. */
