@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { editsWithin } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import { fixedValuesMeant, withSingulars } from '../reference/fixed-values.js';
+import { CURRENCY_NAMES, fixedValueKey } from '../reference/vocabulary.js';
 
 /**
  * Validates a tool's arguments, turning the first problem into `InvalidArgument` whose
@@ -73,7 +74,39 @@ function explainIssue(schema: z.ZodType, issue: Issue): { field: string; message
   // A custom check compares several fields; echoing its input would echo every argument.
   const received =
     issue.input === undefined || issue.code === 'custom' ? '' : ` (received ${preview(issue.input)})`;
-  return { field, message: `${field} ${issue.message}${received}.${valuesMeant(issue)}` };
+  return {
+    field,
+    message: `${field} ${issue.message}${received}.${valuesMeant(issue)}${amountMeant(issue)}`,
+  };
+}
+
+/** A number written as text the way people write amounts: "50k", "£60,000", "1.2m", "€ 70 000". */
+const WRITTEN_AMOUNT = /^([£€$])? ?(\d{1,3}(?:[, ]\d{3})+|\d+)(?:\.(\d{1,3}))? ?([km])?$/i;
+const AMOUNT_SUFFIXES: Readonly<Record<string, number>> = { k: 1_000, m: 1_000_000 };
+const LONGEST_WRITTEN_AMOUNT = 32;
+
+/**
+ * " Did you mean 50000?" for a number sent as the text of an amount ("50k"); with the currency
+ * its sign names where the field is a salary. Else "".
+ */
+function amountMeant(issue: Issue): string {
+  if (issue.code !== 'invalid_type' || typeof issue.input !== 'string') return '';
+  if (issue.input.length > LONGEST_WRITTEN_AMOUNT) return '';
+  const written = WRITTEN_AMOUNT.exec(issue.input.trim());
+  if (!written) return '';
+  const [, sign, whole = '', fraction, suffix] = written;
+  // In whole units, so "1.1k" is 1100 exactly: the digits times the suffix, over the decimals.
+  const digits = Number(`${whole.replace(/[, ]/g, '')}${fraction ?? ''}`);
+  const amount =
+    (digits * (AMOUNT_SUFFIXES[suffix?.toLowerCase() ?? ''] ?? 1)) / 10 ** (fraction?.length ?? 0);
+  if (!Number.isSafeInteger(amount)) return '';
+  const currency =
+    sign && String(issue.path.at(-1)).endsWith('_salary')
+      ? CURRENCY_NAMES.get(fixedValueKey(sign))
+      : undefined;
+  return currency
+    ? ` Did you mean ${amount}, with salary_currency "${currency}"?`
+    : ` Did you mean ${amount}?`;
 }
 
 /** Edits within which a parameter's name is taken for a misspelling of an allowed one ("skill"). */

@@ -1,5 +1,6 @@
 import {
   COMPANY_SIZE_BANDS,
+  CURRENCIES,
   EMPLOYMENT_TYPES,
   EXPERIENCE_LEVELS,
   INSIGHT_GROUP_BY,
@@ -13,6 +14,7 @@ import { resolvePlace } from './gazetteer.js';
 import { regionNamed, workArrangementIn } from './regions.js';
 import {
   COMPANY_SIZE_NAMES,
+  CURRENCY_NAMES,
   EMPLOYMENT_TYPE_NAMES,
   EXPERIENCE_LEVEL_NAMES,
   fixedValueKey,
@@ -56,6 +58,7 @@ function otherNamesOf(
   if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
   if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
   if (sameList(allowed, COMPANY_SIZE_BANDS)) return named(COMPANY_SIZE_NAMES);
+  if (sameList(allowed, CURRENCIES)) return named(CURRENCY_NAMES);
   if (sameList(allowed, INSIGHT_METRICS)) return named(INSIGHT_METRIC_NAMES);
   // breakdown_by's list is part of group_by's: a dimension it lacks is then refused as meaning nothing.
   if (allowed.every((value) => INSIGHT_GROUP_BY.some((dimension) => dimension === value)))

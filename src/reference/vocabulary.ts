@@ -2,6 +2,8 @@ import { analyse, matchKey } from '../domain/analysis.js';
 import {
   COMPANY_SIZE_BANDS,
   type CompanySizeBand,
+  CURRENCIES,
+  type Currency,
   EMPLOYMENT_TYPES,
   type EmploymentType,
   EXPERIENCE_LEVELS,
@@ -225,9 +227,12 @@ export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
   vocabulary.industries.entries,
 );
 
-/** How a fixed value is compared: folded, letters and digits only ("On-site", "on site" and "ONSITE" are one). */
+/**
+ * How a fixed value is compared: folded, letters, digits and currency signs only ("On-site", "on
+ * site" and "ONSITE" are one; "£" is a name of GBP).
+ */
 export function fixedValueKey(text: string): string {
-  return foldKey(text).replace(/[^\p{L}\p{N}]/gu, '');
+  return foldKey(text).replace(/[^\p{L}\p{N}\p{Sc}]/gu, '');
 }
 
 /** Other names of one list's fixed values by `fixedValueKey`, each meaning one value of the list. */
@@ -287,6 +292,13 @@ export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, SignalCategory> = fixedV
   'filter_values.signal_category',
   SIGNAL_CATEGORIES,
   vocabulary.filter_values.signal_category,
+);
+
+/** Other names of the salary currencies ("£", "euro" → GBP, EUR). */
+export const CURRENCY_NAMES: ReadonlyMap<string, Currency> = fixedValueNames(
+  'filter_values.currency',
+  CURRENCIES,
+  vocabulary.filter_values.currency,
 );
 
 /** Other names of the signal polarities ("good news" → positive). */

@@ -153,6 +153,9 @@ describe('a value outside a fixed list', () => {
     ],
     [searchSignalsInput, { categories: ['Layoffs'] }, 'categories.0', 'Did you mean "layoff"?'],
     [marketInsightsInput, { group_by: 'skills' }, 'group_by', 'Did you mean "skill"?'],
+    [searchLeadsInput, { salary_currency: '£' }, 'salary_currency', 'Did you mean "GBP"?'],
+    [searchLeadsInput, { salary_currency: 'euros' }, 'salary_currency', 'Did you mean "EUR"?'],
+    [marketInsightsInput, { group_by: 'skill', currency: 'US$' }, 'currency', 'Did you mean "USD"?'],
   ])('is refused as the contract says, naming the value meant: %j', (schema, args, field, meant) => {
     const error = rejection(schema, args);
     expect(error).toMatchObject({ code: 'invalid_argument', field });
@@ -162,6 +165,35 @@ describe('a value outside a fixed list', () => {
   it('names nothing when the value means none of the list', () => {
     expect(rejection(searchLeadsInput, { work_type: 'On the moon' }).message).not.toMatch(/Did you mean/);
     expect(rejection(searchSignalsInput, { countries: ['France'] }).message).not.toMatch(/Did you mean/);
+  });
+});
+
+describe('a number sent as the text of an amount', () => {
+  it.each([
+    [{ min_annual_salary: '50k' }, 'min_annual_salary', 'Did you mean 50000?'],
+    [{ min_annual_salary: '1.1k' }, 'min_annual_salary', 'Did you mean 1100?'],
+    [
+      { max_annual_salary: '£60,000' },
+      'max_annual_salary',
+      'Did you mean 60000, with salary_currency "GBP"?',
+    ],
+    [
+      { min_annual_salary: '€ 70 000' },
+      'min_annual_salary',
+      'Did you mean 70000, with salary_currency "EUR"?',
+    ],
+    [{ page_size: '10' }, 'page_size', 'Did you mean 10?'],
+  ])('is refused, naming the number meant: %j', (args, field, meant) => {
+    const error = rejection(searchLeadsInput, args);
+    expect(error).toMatchObject({ code: 'invalid_argument', field });
+    expect(error.message.endsWith(meant)).toBe(true);
+  });
+
+  it('names nothing when the text is no whole amount', () => {
+    for (const typed of ['sixty', '1.2345k', '99999999999999999999', `${'1'.repeat(40)}k`])
+      expect(rejection(searchLeadsInput, { min_annual_salary: typed }).message, typed).not.toMatch(
+        /Did you mean/,
+      );
   });
 });
 
