@@ -99,8 +99,8 @@ function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined)
 
 /**
  * `No open role matches all the filters together; leaving out work_type finds 114, leaving out
- * skills 37` and `No open role's title has all of "data scientist NLP"; leaving out "NLP" finds
- * 233`, from the response to the `leftOut` request.
+ * skills 37` and `No open role has a title with all of "data scientist NLP"; leaving out "NLP"
+ * finds 186`, from the response to the `leftOut` request.
  */
 export function leftOutNotes(
   response: { aggregations?: Record<string, unknown> },
