@@ -583,4 +583,13 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('job board', 'golang backend engineer', /^(?!.*Full Stack).*\bGo (Engineer|Developer)\b/i),
   title('job board', 'Backend Developer (Java)', /^(?!.*Full Stack).*\bJava (Engineer|Developer)\b/i),
   title('abbreviation', 'VPE', /\bVP of Engineering\b/i),
+  // The same beside a place, or beside a skill in a bracket.
+  titleAt('job board', 'python backend - London', {
+    title: /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
+    cities: ['London'],
+  }),
+  titleAt('job board', 'Backend Python Developer (Django)', {
+    title: /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
+    skills: ['Django'],
+  }),
 ];

@@ -634,8 +634,13 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   }
   choices.push(
     ...runChoices(part, part.concepts, AS_SKILL, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
-    ...fieldOfSpecialtyChoices(part, name),
+    ...fieldOfSpecialtyChoices(part, `${name}_field`, part.concepts, { clauses: [], notes: [] }),
   );
+  if (places.length > 0) {
+    choices.push(
+      ...fieldOfSpecialtyChoices(part, `${name}_places_field`, rest, { clauses: located, notes: placeNotes }),
+    );
+  }
   if (places.length > 0) {
     choices.push(
       ...runChoices(part, rest, AS_SKILL, {
@@ -725,10 +730,15 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
  * The title without a field of work that a specialty beside it implies, and without the titles of
  * other fields (`titles.specialty_fields`): "python backend" is the Python Developers, not the Full
  * Stack Python Developers. As preferred as a skill, so it comes with the Backend Engineers listing
- * Python.
+ * Python; then with one run of the rest read as a skill ("Backend Python Developer (Django)").
+ * `concepts` are the title's, or what is left of them once its places are read (`with_`).
  */
-function fieldOfSpecialtyChoices(part: TitlePart, name: string): Choice[] {
-  const { concepts } = part;
+function fieldOfSpecialtyChoices(
+  part: TitlePart,
+  name: string,
+  concepts: readonly Concept[],
+  with_: { clauses: readonly Query[]; notes: readonly string[] },
+): Choice[] {
   const fieldWord = concepts.find(
     (concept): concept is Extract<Concept, { kind: 'word' }> =>
       concept.kind === 'word' && SPECIALTY_FIELDS.has(concept.word),
@@ -740,17 +750,26 @@ function fieldOfSpecialtyChoices(part: TitlePart, name: string): Choice[] {
     (concept.kind === 'word' && field.specialties.has(concept.word)) ||
     (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' '))));
   if (!others.some(namesSpecialty)) return [];
-  const fieldTyped = asTyped(part.typed, fieldWord.word);
+  const notOtherFields: Query = { bool: { must_not: [phrasesClause(field.otherFields)] } };
+  const clauses = [...with_.clauses, notOtherFields];
+  const without = `without "${asTyped(part.typed, fieldWord.word)}", leaving out the titles of other fields (${listInWords(field.otherFieldLabels, 'and')})`;
   return [
     {
-      name: `${name}_field`,
+      name,
       tier: 2,
-      clause: { bool: { filter: others.map(clauseOf), must_not: [phrasesClause(field.otherFields)] } },
-      note: `No role title has all of "${part.typed.trim()}", so it was read without "${fieldTyped}", leaving out the titles of other fields (${listInWords(
-        field.otherFieldLabels,
-        'and',
-      )}).`,
+      clause: allOf([...clauses, ...others.map(clauseOf)]),
+      note: [
+        ...with_.notes,
+        `No role title has all of "${part.typed.trim()}", so it was read ${without}.`,
+      ].join(' '),
     },
+    ...runChoices(part, others, AS_SKILL, {
+      name: `${name}_skill`,
+      tier: 2.5,
+      clauses,
+      notes: with_.notes,
+      without,
+    }),
   ];
 }
 

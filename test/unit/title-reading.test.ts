@@ -702,16 +702,21 @@ describe('the second reading of a title', () => {
   it('leaves out a field its specialty beside it implies, and the titles of other fields', () => {
     const field = (typed: string) =>
       readTitle(typed, 'title').second?.choices?.find((choice) => choice.name === 'title_0_field');
-    const otherFields = {
-      terms: { title_terms: ['fullstack', 'frontend', 'mobile', 'data', 'embedded'] },
+    const notOtherFields = {
+      bool: {
+        must_not: [{ terms: { title_terms: ['fullstack', 'frontend', 'mobile', 'data', 'embedded'] } }],
+      },
     };
     const python = field('Python back-end engineers');
     // As preferred as reading "Python" as a skill beside "back-end", which it comes with.
     expect(python?.tier).toBe(2);
     expect(python?.clause).toEqual({
       bool: {
-        filter: [{ term: { title_terms: 'python' } }, { terms: { title_terms: ['engineer', 'developer'] } }],
-        must_not: [otherFields],
+        filter: [
+          notOtherFields,
+          { term: { title_terms: 'python' } },
+          { terms: { title_terms: ['engineer', 'developer'] } },
+        ],
       },
     });
     expect(python?.note).toBe(
@@ -722,12 +727,27 @@ describe('the second reading of a title', () => {
       '"match_phrase":{"title_terms":"ruby on rail"}',
     );
     expect(field('golang backend')?.clause).toEqual({
-      bool: { filter: [{ term: { title_terms: 'go' } }], must_not: [otherFields] },
+      bool: { filter: [notOtherFields, { term: { title_terms: 'go' } }] },
     });
     // Only beside a specialty of that field.
     for (const typed of ['backend engineer', 'senior backend', 'react backend', 'python frontend'])
       expect(field(typed), typed).toBeUndefined();
     expect(json(field('React front end')?.clause)).toContain('"match_phrase":{"title_terms":"react native"}');
+
+    // Beside the places of the title, and with one run of the rest read as a skill.
+    const choices = readTitle('Backend Python Developer (Django) - London', 'title').second?.choices ?? [];
+    const placed = choices.find((choice) => choice.name === 'title_0_places_field');
+    expect(json(placed?.clause)).toContain('{"term":{"location.keys":"city:2643743"}}');
+    expect(json(placed?.clause)).toContain('fullstack');
+    const skilled = choices.find(
+      (choice) =>
+        choice.name.startsWith('title_0_places_field_skill') &&
+        json(choice.clause).includes('"skills_key":"django"'),
+    );
+    expect(skilled?.tier).toBe(2.5);
+    expect(skilled?.note).toBe(
+      'No role title has "London", so it was read as the location London, United Kingdom. No role title has all of "Backend Python Developer (Django) - London", so it was read without "Backend", leaving out the titles of other fields (full stack, frontend, mobile, data and embedded) and with "Django" as a skill the role lists.',
+    );
   });
 
   it('quotes the words of a note as they were typed', () => {
