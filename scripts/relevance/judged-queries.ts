@@ -592,4 +592,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
     skills: ['Django'],
   }),
+  // Skills named like places (Dax in France, Ivory Coast and Congo, Cypress in California).
+  titleAt('job board', 'Power BI Developer (DAX)', { title: /\bBI Developer\b/i, skills: ['DAX'] }),
+  titleAt('job board', 'DevOps Engineer (CI/CD)', { title: /\bDevOps Engineer\b/i, skills: ['CI/CD'] }),
+  titleAt('job board', 'QA Automation Engineer (Cypress)', {
+    title: /\b(Test Automation Engineer|SDET)\b/i,
+    skills: ['Cypress'],
+  }),
 ];

@@ -216,6 +216,11 @@ export const SKILL_NOISE_WORDS: ReadonlySet<string> = new Set(
   vocabulary.skills.noise_words.words.map(matchKey),
 );
 
+/** Skills of the data named like places ("Cypress", "DAX"), by match key: in a title, the skill. */
+export const SKILLS_NAMED_LIKE_PLACES: ReadonlySet<string> = new Set(
+  vocabulary.skills.named_like_places.names.map(matchKey),
+);
+
 /** Words around an industry's name that say it is one ("fintech companies"), by match key. */
 export const INDUSTRY_NOISE_WORDS: ReadonlySet<string> = new Set(
   vocabulary.industries.noise_words.words.map(matchKey),

@@ -10,6 +10,7 @@ import {
   legalFormAtEnd,
   SKILL_ALIASES,
   SKILL_NOISE_WORDS,
+  SKILLS_NAMED_LIKE_PLACES,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
 import type { WordsLeftOut } from './left-out.js';
@@ -110,6 +111,15 @@ export function allOf(clauses: readonly Query[]): Query {
 /** The skill(s) a typed name reads as: its alias's names, or its own match key. */
 export function skillKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
   return keysOf(text, SKILL_ALIASES);
+}
+
+/**
+ * A name the vocabulary knows as a skill's, which a title never reads as a place: another name of
+ * skills ("spring", "ELK", "mobile") or a skill named like a place ("Cypress", "CI/CD").
+ */
+export function isSkillName(text: string): boolean {
+  const key = matchKey(text);
+  return SKILL_ALIASES.has(key) || SKILLS_NAMED_LIKE_PLACES.has(key);
 }
 
 /** The industry (or industries) a typed name reads as: its alias's names, or its own match key. */

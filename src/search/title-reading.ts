@@ -41,6 +41,7 @@ import {
   FUZZY,
   industryKeys,
   isCloseSpelling,
+  isSkillName,
   nameContaining,
   type SecondReading,
   skillKeys,
@@ -185,7 +186,8 @@ function sequenceOf(text: string): Sequence {
     const slashed =
       labels.length > 1 &&
       labels.every((side) => alphanumerics(side).length >= 2) &&
-      !TITLE_TERMS.has(analyse(token).join(' '));
+      !TITLE_TERMS.has(analyse(token).join(' ')) &&
+      !isSkillName(sideLabel(token));
     if (!slashed) {
       run.push(token);
       continue;
@@ -473,8 +475,9 @@ const SMALLEST_TITLE_TOWN = 10_000;
  * "Rust" not Rust in Baden).
  */
 function titlePlace(text: string): LocationReading | undefined {
-  // Words of no role ("roles", "jobs") are no places either, though some town has the name.
-  if (analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
+  // Words of no role ("roles", "jobs") are no places either, though some town has the name, nor
+  // the names of skills ("(Cypress)", "- ELK").
+  if (isSkillName(text) || analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
   const reading = readLocation(text, false);
   const city = reading && cityOf(reading);
   return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
@@ -910,9 +913,7 @@ function qualifierChoices(
   { head, qualifiers }: ReturnType<typeof qualifiersOf>,
 ): Choice[] {
   if (qualifiers.length === 0 || qualifiers.length > MAX_QUALIFIERS) return [];
-  const read = qualifiers.map(({ text, company, place: named }) => {
-    // Another name of a skill is that skill, though a town has the name too ("(Spring)").
-    const place = skillKeys(text).names ? undefined : named;
+  const read = qualifiers.map(({ text, company, place }) => {
     if (place) {
       const as = `${place.keys.length > 0 ? 'the location ' : ''}${place.says}`;
       return {
@@ -938,7 +939,8 @@ function qualifierChoices(
       const clauses = [nameContaining('company.name_key', companyNameAlone(text))];
       return { text, place: false, skills: [], clauses, said: `"${text}" was read as the company` };
     }
-    const skills = splitAt(text, BETWEEN_SKILLS)
+    // A skill's name with a slash is one skill: "(CI/CD)".
+    const skills = (isSkillName(text) ? [text] : splitAt(text, BETWEEN_SKILLS))
       .map((skill) => skill.trim())
       .filter((skill) => skill !== '')
       .slice(0, MAX_SKILLS_LISTED);

@@ -375,6 +375,25 @@ describe('the second reading of a title', () => {
       choice.note,
     ]);
 
+  it('reads the names of skills in a title as the skills, not as places named like them', () => {
+    const second = (typed: string) => json(readTitle(typed, 'title').second?.choices);
+    // Cypress, California; Dax, France; Ivory Coast and Congo; Ełk, Poland.
+    for (const typed of [
+      'QA Engineer (Cypress) - Dublin',
+      'Power BI Developer (DAX)',
+      'DevOps Engineer (CI/CD)',
+      'Data Engineer - ELK',
+    ]) {
+      const read = second(typed);
+      expect(read, typed).not.toMatch(/city:(5339111|3021670|3093692)|country:(ci|cd)"/);
+      expect(read, typed).toContain('skills_key');
+    }
+    expect(second('QA Engineer (Cypress) - Dublin')).toContain('"skills_key":"cypress"');
+    // A skill's name with a slash is one skill, not either side.
+    expect(second('DevOps Engineer (CI/CD)')).toContain('{"term":{"skills_key":"cicd"}}');
+    expect(json(readTitle('DevOps Engineer (CI/CD)', 'title').clause)).not.toContain('"should"');
+  });
+
   it('reads the parts of a job-board title after the first by what they are, after every other choice', () => {
     const choice = (typed: string, suffix: string) =>
       readTitle(typed, 'title').second?.choices.find((found) => found.name === `title_0_${suffix}`);

@@ -12,6 +12,8 @@ import {
   TITLE_TERMS,
 } from '../../src/reference/vocabulary.js';
 import vocabulary from '../../src/reference/vocabulary.json' with { type: 'json' };
+import { readLocation } from '../../src/search/location-filter.js';
+import { isSkillName } from '../../src/search/text-filters.js';
 
 /** The reference data: every title, skill and industry the generated documents use. */
 const titles = ROLE_FAMILIES.flatMap((family) => [
@@ -51,6 +53,14 @@ describe('the vocabulary', () => {
   it('maps skill aliases to skills of the reference data, named exactly', () => {
     for (const name of vocabulary.skills.entries.flatMap((entry) => entry.means)) {
       expect(skills.has(name), name).toBe(true);
+    }
+  });
+
+  it('lists every skill of the reference data named like a place, and only those', () => {
+    const listed = vocabulary.skills.named_like_places.names;
+    for (const name of listed) expect(skills.has(name), name).toBe(true);
+    for (const name of skills) {
+      if (readLocation(name, false) !== undefined) expect(isSkillName(name), name).toBe(true);
     }
   });
 
