@@ -28,10 +28,13 @@ export interface NothingFound<Body = SearchBody> {
   titleWords?: () => { typed: string; words: readonly string[] };
 }
 
-/** A typed title's first reading with each of its words left out in turn (`TextReading.withoutEach`). */
+/**
+ * A typed title read with each of its words or parts left out in turn (`TextReading.withoutEach`):
+ * the rest as first read, and as read again when it has a second reading.
+ */
 export interface WordsLeftOut {
   typed: string;
-  each: ReadonlyArray<{ word: string; clause: Query }>;
+  each: ReadonlyArray<{ word: string; clause: Query; again?: Query }>;
 }
 
 /** An argument's clauses as its first reading and its second reading have them. */
@@ -50,8 +53,9 @@ export interface ArgumentClauses {
 }
 
 type Reading = keyof ReadClauses;
-/** The bucket of the title with its word at an index left out: `word:0`. */
+/** The buckets of the title with its word at an index left out, as first read and read again: `word:0`. */
 const WORD = 'word:';
+const WORD_AGAIN = 'word again:';
 const READINGS: readonly Reading[] = ['first', 'second'];
 
 /** What a search of `clauses` says when it finds nothing, or undefined for nothing to say. */
@@ -84,8 +88,9 @@ function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined)
   );
   if (titleWords && words) {
     const others = without(titleWords.argument, 'first');
-    words.each.forEach(({ clause }, index) => {
+    words.each.forEach(({ clause, again }, index) => {
       buckets.push([`${WORD}${index}`, { bool: { filter: [...others, clause] } }]);
+      if (again) buckets.push([`${WORD_AGAIN}${index}`, { bool: { filter: [...others, again] } }]);
     });
   }
   return {
@@ -150,7 +155,11 @@ function titleWordsNote(
   withOthers: boolean,
 ): string {
   const finding = title.words
-    .map((word, index) => ({ left: `"${word}"`, count: buckets[`${WORD}${index}`]?.doc_count ?? 0 }))
+    // As a search of the rest would answer: as first read when that finds something.
+    .map((word, index) => ({
+      left: `"${word}"`,
+      count: buckets[`${WORD}${index}`]?.doc_count || (buckets[`${WORD_AGAIN}${index}`]?.doc_count ?? 0),
+    }))
     .filter(({ count }) => count > 0)
     .sort((a, b) => b.count - a.count);
   const none = `No ${noun}${withOthers ? ' matching the other filters' : ''} has a title with all of "${title.typed}"`;

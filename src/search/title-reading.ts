@@ -24,6 +24,7 @@ import {
   type TitleTerm,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
+import type { WordsLeftOut } from './left-out.js';
 import {
   cityOf,
   DAYS_IN_THE_OFFICE,
@@ -66,7 +67,7 @@ import {
 export const MAX_TITLE_WORDS = 12;
 const MAX_SKILL_CHOICES = 6;
 const MAX_INDUSTRY_CHOICES = 3;
-/** Titles of more words than this are not counted with each left out when nothing is found. */
+/** Titles of more words or parts than this are not counted with each left out when nothing is found. */
 const MAX_WORDS_LEFT_OUT = 6;
 /** Parts of a job-board title read as a place or work arrangement: "Software Engineer - Remote (UK)". */
 const MAX_TITLE_PLACES = 2;
@@ -1272,7 +1273,14 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     read &&
     (() => {
       const words = read();
-      return { ...words, each: words.each.map((each) => ({ ...each, clause: without(each.clause) })) };
+      return {
+        ...words,
+        each: words.each.map(({ word, clause, again }) => ({
+          word,
+          clause: without(clause),
+          ...(again ? { again: without(again) } : {}),
+        })),
+      };
     });
   const second = reading.second && {
     ...reading.second,
@@ -1323,16 +1331,9 @@ function readTitleWords(typed: string, field: string): TextReading {
   if (notes.some((note) => note !== undefined))
     reading.note = notes.filter((note) => note !== undefined).join(' ');
   const [only, ...more] = parts;
-  const typedConcepts = only?.sequence.concepts ?? [];
-  if (more.length === 0 && typedConcepts.length >= 2 && typedConcepts.length <= MAX_WORDS_LEFT_OUT) {
-    // The rest read again: "prompt engineer" without "prompt" is the Engineer titles.
-    reading.withoutEach = () => ({
-      typed,
-      each: typedConcepts.map((concept, index) => ({
-        word: asTyped(typed, typedWords(concept)),
-        clause: allOf(withRoleNouns(typedConcepts.filter((_, other) => other !== index)).map(clauseOf)),
-      })),
-    });
+  if (only && more.length === 0) {
+    const withoutEach = eachLeftOut(typed, only.sequence.concepts, field);
+    if (withoutEach) reading.withoutEach = withoutEach;
   }
   const seconds = read.map((part, index) => secondReadingOf(part, `title_${index}`));
   const choices = seconds.flatMap((second) => second.choices);
@@ -1343,6 +1344,38 @@ function readTitleWords(typed: string, field: string): TextReading {
       seconds.flatMap((second) => second.fuzzable),
     );
   return reading;
+}
+
+/**
+ * The title with each of its parts left out in turn, each part then read as a whole title is (a
+ * job-board title: "Graduate Data Analyst - SQL - Leeds" without "Leeds"), or, for a title of one
+ * part, each of its words, the rest read again ("prompt engineer" without "prompt" is the Engineer
+ * titles); built only when nothing is found. None for one word, or more than MAX_WORDS_LEFT_OUT.
+ */
+function eachLeftOut(
+  typed: string,
+  concepts: readonly Concept[],
+  field: string,
+): (() => WordsLeftOut) | undefined {
+  const { head, qualifiers } = qualifiersOf(typed);
+  const pieces = [head, ...qualifiers.map(({ text }) => text)].filter((piece) => piece !== '');
+  if (pieces.length >= 2 && pieces.length <= MAX_WORDS_LEFT_OUT) {
+    return () => ({
+      typed,
+      each: pieces.map((piece, index) => {
+        const rest = readTitle(pieces.filter((_, other) => other !== index).join(' - '), field);
+        return { word: piece, clause: rest.clause, ...(rest.second ? { again: rest.second.clause } : {}) };
+      }),
+    });
+  }
+  if (concepts.length < 2 || concepts.length > MAX_WORDS_LEFT_OUT) return undefined;
+  return () => ({
+    typed,
+    each: concepts.map((concept, index) => ({
+      word: asTyped(typed, typedWords(concept)),
+      clause: allOf(withRoleNouns(concepts.filter((_, other) => other !== index)).map(clauseOf)),
+    })),
+  });
 }
 
 /** The analysed words a concept was read from. */

@@ -8,6 +8,7 @@ import { leftOutNotes } from '../../src/search/left-out.js';
 import { buildSignalSearch } from '../../src/search/signal-query.js';
 
 const now = new Date('2026-11-18T23:30:00Z');
+const json = (value: unknown) => JSON.stringify(value);
 const leadSearch = (args: Record<string, unknown>) =>
   buildLeadSearch(parseToolArguments(searchLeadsInput, args), FIRST_PAGE, 10, now);
 /** The `left_out` aggregation as Elasticsearch answers it. */
@@ -94,6 +95,26 @@ describe('counting what leaving out each argument finds', () => {
       'word:2',
     ]);
     expect(besideBuckets['word:0']?.bool.filter).toContainEqual({ term: { work_type: 'Remote' } });
+    // A job-board title: each part left out, the rest read as a title is, and read again.
+    const parts = leadSearch({ title: 'Graduate Data Analyst - SQL - Leeds' }).nothingFound;
+    expect(parts?.titleWords?.()).toEqual({
+      typed: 'Graduate Data Analyst - SQL - Leeds',
+      words: ['Graduate Data Analyst', 'SQL', 'Leeds'],
+    });
+    const partBuckets = (parts?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(partBuckets)).toEqual([
+      'word:0',
+      'word again:0',
+      'word:1',
+      'word again:1',
+      'word:2',
+      'word again:2',
+    ]);
+    // Without "Leeds", read again: a Graduate Data Analyst listing SQL.
+    expect(json(partBuckets['word again:2'])).toContain('"skills_key":"sql"');
     // Words excluded from the title stay excluded with each other word left out.
     const excluding = leadSearch({ title: 'data scientist -lead' }).nothingFound?.leftOut?.();
     expect(JSON.stringify(excluding)).toContain('must_not');
@@ -153,6 +174,15 @@ describe('the note', () => {
     ).toEqual([
       'No open role matches all the filters together; leaving out title finds 40.',
       'No open role matching the other filters has a title with all of "senior data scientist NLP"; leaving out "NLP" finds 5, leaving out "senior" 2.',
+    ]);
+    // A part left out is counted as read again when its first reading finds nothing.
+    expect(
+      leftOutNotes(counted({ 'word:0': 0, 'word again:0': 30, 'word:3': 0, 'word again:3': 0 }), {
+        noun: 'open role',
+        titleWords,
+      }),
+    ).toEqual([
+      'No open role has a title with all of "senior data scientist NLP"; leaving out "senior" finds 30.',
     ]);
     expect(leftOutNotes(counted({ 'word:0': 0, 'word:1': 0 }), { noun: 'open role', titleWords })).toEqual([
       'No open role has a title with all of "senior data scientist NLP", nor all but any one of its words.',
