@@ -170,7 +170,8 @@ export async function searchWithFallback<Response, Body = SearchBody>(
   const nothingFound = async (response: Response) => {
     const said = search.nothingFound;
     if (!said) return { response, notes: named };
-    const counted = said.leftOut ? leftOutNotes((await run(said.leftOut())) as SecondResponse, said) : [];
+    const leftOut = said.leftOut?.();
+    const counted = leftOut ? leftOutNotes((await run(leftOut)) as SecondResponse, said) : [];
     return { response, notes: [...named, ...said.notes, ...counted] };
   };
   const first = await run(search.body);

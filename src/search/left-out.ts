@@ -21,7 +21,7 @@ export interface NothingFound<Body = SearchBody> {
    * The request counting what leaving out each argument finds; with two arguments or more. Built
    * only when needed, off the path of searches that find something.
    */
-  leftOut?: () => Body;
+  leftOut?: () => Body | undefined;
   /** What is searched, for the note: "open role", "signal". */
   noun: string;
   /** The title whose words are each left out in the count, as typed, and those words. */
@@ -76,8 +76,11 @@ export function nothingFound(clauses: ArgumentClauses, noun: string): NothingFou
   };
 }
 
-/** The request counting what leaving out each argument, or each word of the title (`words`), finds. */
-function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined): SearchBody {
+/**
+ * The request counting what leaving out each argument, or each word of the title (`words`), finds;
+ * none when there is nothing to count (a title alone of too many words).
+ */
+function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined): SearchBody | undefined {
   const { byArgument, titleWords } = clauses;
   const given = new Set([...byArgument.values()].flatMap((read) => read.first));
   const without = (leftOut: string, reading: Reading) =>
@@ -93,6 +96,7 @@ function leftOutCount(clauses: ArgumentClauses, words: WordsLeftOut | undefined)
       if (again) buckets.push([`${WORD_AGAIN}${index}`, { bool: { filter: [...others, again] } }]);
     });
   }
+  if (buckets.length === 0) return undefined;
   return {
     size: 0,
     track_total_hits: false,
@@ -118,7 +122,10 @@ export function leftOutNotes(
     name.startsWith('first:') ? [name.slice('first:'.length)] : [],
   );
   const notes = given.length > 0 ? [argumentsNote(buckets, given, said.noun)] : [];
-  if (said.titleWords) notes.push(titleWordsNote(buckets, said.titleWords(), said.noun, given.length > 0));
+  const title = said.titleWords?.();
+  // A title of too many words or parts to count each left out says nothing of them.
+  if (title && title.words.length > 0)
+    notes.push(titleWordsNote(buckets, title, said.noun, given.length > 0));
   return notes;
 }
 
@@ -174,5 +181,13 @@ export function mapNothingFound<To>(
 ): NothingFound<To> | undefined {
   if (!said) return undefined;
   const { leftOut, ...rest } = said;
-  return leftOut ? { ...rest, leftOut: () => map(leftOut()) } : rest;
+  return leftOut
+    ? {
+        ...rest,
+        leftOut: () => {
+          const body = leftOut();
+          return body && map(body);
+        },
+      }
+    : rest;
 }

@@ -478,9 +478,10 @@ const SMALLEST_TITLE_TOWN = 10_000;
 function titlePlace(text: string): LocationReading | undefined {
   // Words of no role ("roles", "jobs") are no places either, though some town has the name, nor
   // the names of skills ("(Cypress)", "- ELK").
-  if (isSkillName(text) || analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
+  if (analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
   const reading = readLocation(text, false);
-  const city = reading && cityOf(reading);
+  if (!reading || isSkillName(text)) return undefined;
+  const city = cityOf(reading);
   return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
 }
 
@@ -1357,25 +1358,26 @@ function eachLeftOut(
   concepts: readonly Concept[],
   field: string,
 ): (() => WordsLeftOut) | undefined {
-  const { head, qualifiers } = qualifiersOf(typed);
-  const pieces = [head, ...qualifiers.map(({ text }) => text)].filter((piece) => piece !== '');
-  if (pieces.length >= 2 && pieces.length <= MAX_WORDS_LEFT_OUT) {
-    return () => ({
-      typed,
-      each: pieces.map((piece, index) => {
+  // A title of two parts has two words: one word has nothing to leave out.
+  if (concepts.length < 2) return undefined;
+  return () => {
+    const { head, qualifiers } = qualifiersOf(typed);
+    const pieces = [head, ...qualifiers.map(({ text }) => text)].filter((piece) => piece !== '');
+    if (pieces.length >= 2) {
+      if (pieces.length > MAX_WORDS_LEFT_OUT) return { typed, each: [] };
+      const each = pieces.map((piece, index) => {
         const rest = readTitle(pieces.filter((_, other) => other !== index).join(' - '), field);
         return { word: piece, clause: rest.clause, ...(rest.second ? { again: rest.second.clause } : {}) };
-      }),
-    });
-  }
-  if (concepts.length < 2 || concepts.length > MAX_WORDS_LEFT_OUT) return undefined;
-  return () => ({
-    typed,
-    each: concepts.map((concept, index) => ({
+      });
+      return { typed, each };
+    }
+    if (concepts.length > MAX_WORDS_LEFT_OUT) return { typed, each: [] };
+    const each = concepts.map((concept, index) => ({
       word: asTyped(typed, typedWords(concept)),
       clause: allOf(withRoleNouns(concepts.filter((_, other) => other !== index)).map(clauseOf)),
-    })),
-  });
+    }));
+    return { typed, each };
+  };
 }
 
 /** The analysed words a concept was read from. */

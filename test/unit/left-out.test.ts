@@ -40,12 +40,12 @@ describe('counting what leaving out each argument finds', () => {
 
   it('counts each argument left out, as first read and as read again, beside the clauses always there', () => {
     const { nothingFound } = leadSearch({ title: 'enginer', work_type: 'Remote', min_annual_salary: 90000 });
-    const query = nothingFound?.leftOut?.().query as { bool: { filter: unknown[] } };
+    const query = nothingFound?.leftOut?.()?.query as { bool: { filter: unknown[] } };
     expect(query.bool.filter).toEqual([
       { term: { is_open: true } },
       { term: { 'company.is_agency': false } },
     ]);
-    const buckets = (nothingFound?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+    const buckets = (nothingFound?.leftOut?.()?.aggs?.left_out?.filters?.filters ?? {}) as Record<
       string,
       { bool: { filter: unknown[] } }
     >;
@@ -71,7 +71,7 @@ describe('counting what leaving out each argument finds', () => {
       typed: 'Data Scientist NLP',
       words: ['Data', 'Scientist', 'NLP'],
     });
-    const buckets = (alone?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+    const buckets = (alone?.leftOut?.()?.aggs?.left_out?.filters?.filters ?? {}) as Record<
       string,
       { bool: { filter: unknown[] } }
     >;
@@ -81,7 +81,7 @@ describe('counting what leaving out each argument finds', () => {
     ]);
 
     const beside = leadSearch({ title: 'Data Scientist NLP', work_type: 'Remote' }).nothingFound;
-    const besideBuckets = (beside?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+    const besideBuckets = (beside?.leftOut?.()?.aggs?.left_out?.filters?.filters ?? {}) as Record<
       string,
       { bool: { filter: unknown[] } }
     >;
@@ -101,7 +101,7 @@ describe('counting what leaving out each argument finds', () => {
       typed: 'Graduate Data Analyst - SQL - Leeds',
       words: ['Graduate Data Analyst', 'SQL', 'Leeds'],
     });
-    const partBuckets = (parts?.leftOut?.().aggs?.left_out?.filters?.filters ?? {}) as Record<
+    const partBuckets = (parts?.leftOut?.()?.aggs?.left_out?.filters?.filters ?? {}) as Record<
       string,
       unknown
     >;
@@ -115,6 +115,12 @@ describe('counting what leaving out each argument finds', () => {
     ]);
     // Without "Leeds", read again: a Graduate Data Analyst listing SQL.
     expect(json(partBuckets['word again:2'])).toContain('"skills_key":"sql"');
+    // A title alone of too many words or parts to count each left out: no request.
+    const long = 'senior lead staff principal python java go engineer';
+    expect(leadSearch({ title: long }).nothingFound?.leftOut?.()).toBeUndefined();
+    expect(leftOutNotes({}, { noun: 'open role', titleWords: () => ({ typed: long, words: [] }) })).toEqual(
+      [],
+    );
     // Words excluded from the title stay excluded with each other word left out.
     const excluding = leadSearch({ title: 'data scientist -lead' }).nothingFound?.leftOut?.();
     expect(JSON.stringify(excluding)).toContain('must_not');
