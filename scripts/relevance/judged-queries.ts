@@ -595,6 +595,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Skills named like places (Dax in France, Ivory Coast and Congo, Cypress in California).
   titleAt('job board', 'Power BI Developer (DAX)', { title: /\bBI Developer\b/i, skills: ['DAX'] }),
   titleAt('job board', 'DevOps Engineer (CI/CD)', { title: /\bDevOps Engineer\b/i, skills: ['CI/CD'] }),
+  // A library of one platform: that platform's roles.
+  skills('skill alias', ['Entity Framework'], ['.NET']),
   titleAt('job board', 'QA Automation Engineer (Cypress)', {
     title: /\b(Test Automation Engineer|SDET)\b/i,
     skills: ['Cypress'],
