@@ -595,6 +595,17 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Skills named like places (Dax in France, Ivory Coast and Congo, Cypress in California).
   titleAt('job board', 'Power BI Developer (DAX)', { title: /\bBI Developer\b/i, skills: ['DAX'] }),
   titleAt('job board', 'DevOps Engineer (CI/CD)', { title: /\bDevOps Engineer\b/i, skills: ['CI/CD'] }),
+  // Languages in brackets joined by "or", and two words spelt apart left out together.
+  title(
+    'job board',
+    'Backend Engineer (Python or Go)',
+    /^(?!.*Full Stack).*\b(Python|Go) (Engineer|Developer)\b/i,
+  ),
+  title(
+    'word order',
+    'python developer NOT full stack',
+    /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
+  ),
   // A library of one platform: that platform's roles.
   skills('skill alias', ['Entity Framework'], ['.NET']),
   titleAt('job board', 'QA Automation Engineer (Cypress)', {

@@ -481,9 +481,16 @@ function titlePlace(text: string): LocationReading | undefined {
   if (analyse(text).every((word) => STOP_WORDS.has(word))) return undefined;
   const reading = readLocation(text, false);
   if (!reading || isSkillName(text)) return undefined;
+  // Several places named together are each one a title names: "(Java or Kotlin)" is no two towns.
+  const pieces = reading.keys.length > 1 ? splitAt(text, PLACES_APART) : [];
+  if (pieces.length > 1)
+    return pieces.every((piece) => titlePlace(piece) !== undefined) ? reading : undefined;
   const city = cityOf(reading);
   return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
 }
+
+/** What parts places named together: "London or Manchester", "Berlin, Munich", "Leeds/York". */
+const PLACES_APART = / or |,|\/|&| and /i;
 
 function placeNote({ segment, reading }: { segment: string; reading: LocationReading }): string {
   const location = reading.keys.length > 0 ? 'the location ' : '';
@@ -751,9 +758,11 @@ function fieldOfSpecialtyChoices(
   const field = fieldWord && SPECIALTY_FIELDS.get(fieldWord.word);
   if (!fieldWord || !field) return [];
   const others = concepts.filter((concept) => concept !== fieldWord);
-  const namesSpecialty = (concept: Concept) =>
+  // A side of "java or python" names one too.
+  const namesSpecialty = (concept: Concept): boolean =>
     (concept.kind === 'word' && field.specialties.has(concept.word)) ||
-    (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' '))));
+    (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' ')))) ||
+    (concept.kind === 'either' && concept.sides.some((side) => side.some(namesSpecialty)));
   if (!others.some(namesSpecialty)) return [];
   const notOtherFields: Query = { bool: { must_not: [phrasesClause(field.otherFields)] } };
   const clauses = [...with_.clauses, notOtherFields];
@@ -1127,7 +1136,10 @@ function runChoices(
  * "Data Scientist / ML Engineer".
  */
 function titleAlternatives(typed: string): string[] {
-  const text = typed.replace(BRACKETED_OR, unbracketed).replace(BAR_BETWEEN_WORDS, '/');
+  const text = typed
+    .replace(BRACKETED_OR, unbracketed)
+    .replace(BAR_BETWEEN_WORDS, '/')
+    .replace(BRACKETED, slashedIfOr);
   // Only the first part of a job-board title names alternatives: in "Lead Frontend Engineer – React /
   // TypeScript" or "Backend Engineer (Python or Go)" the later parts list skills.
   const end = text.search(TITLE_PARTS);
@@ -1173,6 +1185,15 @@ const BRACKETED_OR = /^\s*\(([^()]+)\)/;
 /** A bar between words is a slash ("react|vue developer"); between spaces it parts a job-board title. */
 const BAR_BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\|(?=[\p{L}\p{N}])/gu;
 
+/** Words in brackets later in a title: "(Java or Kotlin)". */
+const BRACKETED = /\(([^()]+)\)/g;
+
+/** Single words in brackets joined by "or" as a slash joins them: "(Java or Kotlin)" is "(Java/Kotlin)". */
+function slashedIfOr(bracketed: string, inside: string): string {
+  const words = splitAt(inside, / or /i).map((word) => word.trim());
+  return words.length > 1 && words.every((word) => /^\S+$/.test(word)) ? `(${words.join('/')})` : bracketed;
+}
+
 function unbracketed(bracketed: string, inside: string): string {
   const words = splitAt(inside, / or /i);
   return words.length > 1 && words.every((word) => /^\s*\S+\s*$/.test(word)) ? inside : bracketed;
@@ -1215,7 +1236,8 @@ function slashedAlternatives(typed: string): string[] {
  * -lead python") or after NOT in capitals ("java NOT spring"). A dash inside a word ("front-end")
  * or between spaces ("Data Engineer - London") is no exclusion.
  */
-const EXCLUDED_WORD = /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)/gu;
+const EXCLUDED_WORD =
+  /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)(?:\s+([\p{L}\p{N}][\p{L}\p{N}.+#]*))?/gu;
 const MAX_EXCLUDED_WORDS = 4;
 /** Brackets left empty once those are taken out: "Hybrid (3 days office)". */
 const EMPTY_BRACKETS = / ?\( ?\)| ?\[ ?\]/g;
@@ -1251,7 +1273,16 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     .replace(EMPTY_BRACKETS, '')
     .replace(SEPARATOR_LEFT_EMPTY, '');
   const typed = trimEdges(withoutTerms, (character) => /[\s"“”«»]/.test(character));
-  const excluded = [...typed.matchAll(EXCLUDED_WORD)].map((match) => match[1] as string);
+  const excluded: string[] = [];
+  // The word after it, or two that are one word spelt apart ("NOT full stack", "-front end").
+  const rest = typed
+    .replace(EXCLUDED_WORD, (_, first: string, second: string | undefined) => {
+      const both = second !== undefined && analyse(`${first} ${second}`).length === 1;
+      excluded.push(both ? `${first} ${second}` : first);
+      return both || second === undefined ? ' ' : ` ${second}`;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
   if (excluded.length === 0) return readTitleWords(typed, field);
   if (excluded.length > MAX_EXCLUDED_WORDS) {
     throw new InvalidArgument(
@@ -1262,7 +1293,6 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
   const words = [...new Set(excluded.flatMap((word) => analyse(word)))];
   const notTitled: Query = valuesClause('title_terms', words);
   const without = (clause: Query): Query => ({ bool: { filter: [clause], must_not: [notTitled] } });
-  const rest = typed.replace(EXCLUDED_WORD, ' ').replace(/\s+/g, ' ').trim();
   const leftOut = `Left out the roles whose title has ${listInWords(
     excluded.map((word) => `"${word}"`),
     'or',

@@ -352,6 +352,21 @@ describe('words typed to leave out', () => {
     expect(readTitle('-intern', 'title').clause).toEqual({
       bool: { must_not: [{ term: { title_terms: 'intern' } }] },
     });
+    // Two words that are one spelt apart are left out together; another word after one stays.
+    const fullStack = readTitle('python developer NOT full stack', 'title');
+    expect(fullStack.note).toContain('Left out the roles whose title has "full stack".');
+    expect(fullStack.clause).toEqual({
+      bool: {
+        filter: [readTitle('python developer', 'title').clause],
+        must_not: [{ term: { title_terms: 'fullstack' } }],
+      },
+    });
+    expect(readTitle('senior -lead python', 'title').clause).toEqual({
+      bool: {
+        filter: [readTitle('senior python', 'title').clause],
+        must_not: [{ term: { title_terms: 'lead' } }],
+      },
+    });
   });
 
   it('takes no dash inside a word or between spaces, nor a "not" in small letters, as leaving out', () => {
@@ -374,6 +389,21 @@ describe('the second reading of a title', () => {
       choice.tier,
       choice.note,
     ]);
+
+  it('reads single words in brackets joined by "or" as either, and no two small towns out of them', () => {
+    const reading = readTitle('Backend Developer (Java or Kotlin)', 'title');
+    expect(reading.clause).toEqual(readTitle('Backend Developer (Java/Kotlin)', 'title').clause);
+    const choices = reading.second?.choices ?? [];
+    // Java, Georgia and Kotlin, Poland are towns of fewer than 10,000 people, named together.
+    expect(choices.map((choice) => choice.name)).not.toContain('title_0_places');
+    expect(json(choices.find((choice) => choice.name === 'title_0_field')?.clause)).toContain(
+      '{"should":[{"term":{"title_terms":"java"}},{"term":{"title_terms":"kotlin"}}]',
+    );
+    // Larger places named together still are places.
+    expect(json(readTitle('Data Engineer (London or Manchester)', 'title').second?.choices)).toContain(
+      '"title_0_places"',
+    );
+  });
 
   it('reads the names of skills in a title as the skills, not as places named like them', () => {
     const second = (typed: string) => json(readTitle(typed, 'title').second?.choices);
