@@ -606,6 +606,16 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     'python developer NOT full stack',
     /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
   ),
+  // A misspelt job-board title with a place: the place stays a place.
+  titleAt('typo', 'Data Enginer - London', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    cities: ['London'],
+  }),
+  titleAt('typo', 'Full Stack Developer (.NET/React) - Leeds', {
+    title: /\bFull Stack\b.*\b(Engineer|Developer)\b/i,
+    skills: ['.NET', 'React'],
+    cities: ['Leeds'],
+  }),
   // A library of one platform: that platform's roles.
   skills('skill alias', ['Entity Framework'], ['.NET']),
   titleAt('job board', 'QA Automation Engineer (Cypress)', {

@@ -55,6 +55,8 @@ export interface Choice {
   clause: Query;
   /** The choice with the words made fuzzy, whose note the term suggesters word, `note` after it. */
   typo?: true;
+  /** The words it makes fuzzy, when not every word sent to the suggesters: only those are noted. */
+  fuzzed?: readonly string[];
   note?: string;
   /** A part of the typed `whole` read on its own; the kept parts of one whole share one note. */
   part?: { whole: string; typed: string; names?: readonly string[] };
@@ -597,9 +599,14 @@ const TYPO_WORDING: Record<TypoSubject, string> = {
 
 type SuggestResponse = Record<string, Array<{ text: string; options?: unknown }>> | undefined;
 
-function corrections(reading: SecondReading, suggest: SuggestResponse): Array<[string, string]> {
+function corrections(
+  reading: SecondReading,
+  suggest: SuggestResponse,
+  fuzzed: readonly string[] | undefined,
+): Array<[string, string]> {
   return Object.keys(reading.suggest).flatMap((key) =>
     (suggest?.[key] ?? []).flatMap((entry) => {
+      if (fuzzed && !fuzzed.includes(entry.text)) return [];
       const options = (Array.isArray(entry.options) ? entry.options : [entry.options]) as Array<
         { text?: string } | undefined
       >;
@@ -610,8 +617,8 @@ function corrections(reading: SecondReading, suggest: SuggestResponse): Array<[s
 }
 
 /** What was typed and the spelling the index has instead. */
-function typoNote(reading: SecondReading, suggest: SuggestResponse): string {
-  const fixes = corrections(reading, suggest);
+function typoNote(reading: SecondReading, suggest: SuggestResponse, fuzzed?: readonly string[]): string {
+  const fixes = corrections(reading, suggest, fuzzed);
   if (fixes.length === 0) {
     return `${TYPO_WORDING[reading.subject]} "${reading.typed}" exactly, so close spellings were searched.`;
   }
@@ -652,7 +659,7 @@ export function secondReadingNotes(readings: readonly SecondReading[], answer: S
     return [
       ...kept.flatMap((choice) =>
         choice.typo
-          ? [typoNote(reading, answer.suggest), ...(choice.note ? [choice.note] : [])]
+          ? [typoNote(reading, answer.suggest, choice.fuzzed), ...(choice.note ? [choice.note] : [])]
           : choice.note
             ? [choice.note]
             : [],

@@ -594,6 +594,7 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     if (reading) places.push({ segment, reading });
     return reading ? [] : [segment];
   });
+  const separated = places.length;
   placesAtTheEnd(kept, places);
   const choices: Choice[] = [];
   const located = placesClauses(places);
@@ -608,42 +609,30 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     });
   }
   choices.push(...joinedAsEither(part, name), ...alikeRankChoices(part, name));
-  const fuzzable = part.concepts.flatMap((concept) =>
-    isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
-  );
-  if (fuzzable.length > 0) {
-    // A role noun misspelt beside a specialty is either role noun, as spelt right: "java enginer"
-    // finds the Java Developers.
-    const nounsSpelt = fuzzable.flatMap((word) => {
-      const beside = part.concepts.some(
-        (other) => !(isPlain(other) && other.word === word) && isSpecialty(other),
-      );
-      const noun = beside
-        ? [...ROLE_NOUNS_ALONE.keys()].find((each) => isCloseSpelling(word, each))
-        : undefined;
-      return noun ? [{ word, noun }] : [];
-    });
-    const roleNouns = nounsSpelt.map(({ word }) => word);
-    const fuzzy = part.concepts.map((concept) => {
-      if (!isPlain(concept) || !fuzzable.includes(concept.word)) return clauseOf(concept);
-      const closeSpellings: Query = { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } };
-      return roleNouns.includes(concept.word)
-        ? anyOf([closeSpellings, clauseOf(roleNounsWithSpecialty(concept.word))])
-        : closeSpellings;
-    });
-    const asRoleNouns = [...new Set(nounsSpelt.map(({ noun }) => `"${noun}"`))];
-    choices.push({
-      name: `${name}_close_spellings`,
-      tier: 1,
-      clause: allOf(fuzzy),
-      typo: true,
-      ...(asRoleNouns.length > 0
-        ? {
-            note: `${listInWords(asRoleNouns, 'and')} ${asRoleNouns.length > 1 ? 'were' : 'was'} read as ${listInWords(ROLE_NOUNS_WITH_SPECIALTY.labels, 'or')}.`,
-          }
-        : {}),
-    });
-  }
+  // With the places of choice 1 as places first: "Full Stack Developer - Leeds" is not spelt close
+  // to "lead"; then, when words at the end without a separator were read as a place, with those
+  // as words of the title: a misspelling may name a town too ("product manger").
+  const endPlaces = places.slice(separated);
+  const spelt = [
+    closeSpellingsChoice(rest, `${name}_close_spellings`, 1, { clauses: located, notes: placeNotes }),
+    ...(endPlaces.length > 0
+      ? [
+          closeSpellingsChoice(
+            withRoleNouns(
+              sequenceOf([...kept, ...endPlaces.map(({ segment }) => segment).reverse()].join(' ')).concepts,
+            ),
+            `${name}_words_close_spellings`,
+            1.25,
+            {
+              clauses: placesClauses(places.slice(0, separated)),
+              notes: places.slice(0, separated).map(placeNote),
+            },
+          ),
+        ]
+      : []),
+  ].filter((choice) => choice !== undefined);
+  choices.push(...spelt);
+  const fuzzable = [...new Set(spelt.flatMap((choice) => choice.fuzzed ?? []))];
   choices.push(
     ...runChoices(part, part.concepts, AS_SKILL, { name: `${name}_skill`, tier: 2, clauses: [], notes: [] }),
     ...fieldOfSpecialtyChoices(part, `${name}_field`, part.concepts, { clauses: [], notes: [] }),
@@ -785,6 +774,55 @@ function fieldOfSpecialtyChoices(
       without,
     }),
   ];
+}
+
+/**
+ * The title with its words taken as typed made fuzzy on `title_terms`, beside `with_`'s clauses;
+ * none when no word is long enough. A role noun misspelt beside a specialty is either role noun,
+ * as spelt right: "java enginer" finds the Java Developers.
+ */
+function closeSpellingsChoice(
+  concepts: readonly Concept[],
+  name: string,
+  tier: number,
+  with_: { clauses: readonly Query[]; notes: readonly string[] },
+): Choice | undefined {
+  const fuzzed = concepts.flatMap((concept) =>
+    isPlain(concept) && concept.word.length >= FUZZABLE_LENGTH ? [concept.word] : [],
+  );
+  if (fuzzed.length === 0) return undefined;
+  const nounsSpelt = fuzzed.flatMap((word) => {
+    const beside = concepts.some((other) => !(isPlain(other) && other.word === word) && isSpecialty(other));
+    const noun = beside
+      ? [...ROLE_NOUNS_ALONE.keys()].find((each) => isCloseSpelling(word, each))
+      : undefined;
+    return noun ? [{ word, noun }] : [];
+  });
+  const roleNouns = nounsSpelt.map(({ word }) => word);
+  const fuzzy = concepts.map((concept) => {
+    if (!isPlain(concept) || !fuzzed.includes(concept.word)) return clauseOf(concept);
+    const closeSpellings: Query = { fuzzy: { title_terms: { value: concept.word, ...FUZZY } } };
+    return roleNouns.includes(concept.word)
+      ? anyOf([closeSpellings, clauseOf(roleNounsWithSpecialty(concept.word))])
+      : closeSpellings;
+  });
+  const asRoleNouns = [...new Set(nounsSpelt.map(({ noun }) => `"${noun}"`))];
+  const note = [
+    ...(asRoleNouns.length > 0
+      ? [
+          `${listInWords(asRoleNouns, 'and')} ${asRoleNouns.length > 1 ? 'were' : 'was'} read as ${listInWords(ROLE_NOUNS_WITH_SPECIALTY.labels, 'or')}.`,
+        ]
+      : []),
+    ...with_.notes,
+  ].join(' ');
+  return {
+    name,
+    tier,
+    clause: allOf([...with_.clauses, ...fuzzy]),
+    typo: true,
+    fuzzed,
+    ...(note !== '' ? { note } : {}),
+  };
 }
 
 /** Two words joined by "&" or "and": "Data & Analytics". */

@@ -514,6 +514,7 @@ describe('the second reading of a title', () => {
     expect(choices.map((choice) => [choice.name, choice.tier])).toEqual([
       ['title_as_read', -1],
       ['title_0_places', 0],
+      // Close spellings with the place read as the place.
       ['title_0_close_spellings', 1],
       ['title_0_skill_0', 2],
       ['title_0_skill_1', 2],
@@ -536,6 +537,29 @@ describe('the second reading of a title', () => {
     expect(JSON.stringify(sent[2]?.query)).toContain('city:2950159');
     expect(result.notes).toEqual([
       'No role title has "Berlin", so it was read as the location Berlin, Germany.',
+    ]);
+  });
+
+  it('notes only the words the kept close spellings made fuzzy, beside the place they kept', async () => {
+    // "Leeds" is a place: close spellings with it as the place leave it as typed, not as "lead".
+    const search = leadSearch({ title: 'Full Stack Developr - Leeds' });
+    const { result } = await answered(search, [
+      { total: 0 },
+      {
+        total: 12,
+        suggest: {
+          typo_title: [
+            { text: 'developr', options: [{ text: 'developer' }] },
+            { text: 'leed', options: [{ text: 'lead' }] },
+          ],
+        },
+        aggregations: counted({ title_0_close_spellings: 12 }),
+      },
+      { total: 12 },
+    ]);
+    expect(result.notes).toEqual([
+      'No role title contains "developr", so it was read as "developer".',
+      '"developer" was read as Engineer or Developer. No role title has "Leeds", so it was read as the location Leeds, United Kingdom.',
     ]);
   });
 

@@ -390,6 +390,21 @@ describe('the second reading of a title', () => {
       choice.note,
     ]);
 
+  it('reads words at the end named like a place with close spellings too, as words of the title', () => {
+    const choices = readTitle('product manger', 'title').second?.choices ?? [];
+    // Manger, Norway: with it as the place, then as a word made fuzzy.
+    const named = choices.map((choice) => [choice.name, choice.tier]);
+    expect(named).toContainEqual(['title_0_close_spellings', 1]);
+    expect(named).toContainEqual(['title_0_words_close_spellings', 1.25]);
+    const words = choices.find((choice) => choice.name === 'title_0_words_close_spellings');
+    expect(json(words?.clause)).toContain('"value":"manger"');
+    expect(json(words?.clause)).not.toContain('location.keys');
+    // A place after a separator is a place in every close spelling.
+    expect(
+      (readTitle('Full Stack Developer - Leeds', 'title').second?.choices ?? []).map((choice) => choice.name),
+    ).not.toContain('title_0_words_close_spellings');
+  });
+
   it('reads single words in brackets joined by "or" as either, and no two small towns out of them', () => {
     const reading = readTitle('Backend Developer (Java or Kotlin)', 'title');
     expect(reading.clause).toEqual(readTitle('Backend Developer (Java/Kotlin)', 'title').clause);
