@@ -592,6 +592,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
     skills: ['Django'],
   }),
+  titleAt('job board', 'remote python backend', {
+    title: /^(?!.*Full Stack).*\bPython (Engineer|Developer)\b/i,
+    workType: 'Remote',
+  }),
   // Skills named like places (Dax in France, Ivory Coast and Congo, Cypress in California).
   titleAt('job board', 'Power BI Developer (DAX)', { title: /\bBI Developer\b/i, skills: ['DAX'] }),
   titleAt('job board', 'DevOps Engineer (CI/CD)', { title: /\bDevOps Engineer\b/i, skills: ['CI/CD'] }),

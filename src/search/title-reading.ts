@@ -672,7 +672,12 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
     });
     if (!also) return industries;
     const clause = allOf([...with_.clauses, ...rest.map(clauseOf)]);
-    return [{ name: `${name}_${suffix}`, tier: 3, clause, note: with_.notes.join(' ') }, ...industries];
+    return [
+      { name: `${name}_${suffix}`, tier: 3, clause, note: with_.notes.join(' ') },
+      ...industries,
+      // "London python backend developer": Python Developers in London.
+      ...fieldOfSpecialtyChoices(part, `${name}_${suffix}_field`, rest, with_, 3),
+    ];
   };
   choices.push(...asFilters('title', [], rest, [], false));
   const conceptsOfRest = (text: string) => withRoleNouns(sequenceOf(text).concepts);
@@ -739,6 +744,7 @@ function fieldOfSpecialtyChoices(
   name: string,
   concepts: readonly Concept[],
   with_: { clauses: readonly Query[]; notes: readonly string[] },
+  tier = 2,
 ): Choice[] {
   const fieldWord = concepts.find(
     (concept): concept is Extract<Concept, { kind: 'word' }> =>
@@ -759,7 +765,7 @@ function fieldOfSpecialtyChoices(
   return [
     {
       name,
-      tier: 2,
+      tier,
       clause: allOf([...clauses, ...others.map(clauseOf)]),
       note: [
         ...with_.notes,
@@ -768,7 +774,7 @@ function fieldOfSpecialtyChoices(
     },
     ...runChoices(part, others, AS_SKILL, {
       name: `${name}_skill`,
-      tier: 2.5,
+      tier: tier + 0.5,
       clauses,
       notes: with_.notes,
       without,

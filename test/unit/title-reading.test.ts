@@ -798,6 +798,15 @@ describe('the second reading of a title', () => {
       expect(field(typed), typed).toBeUndefined();
     expect(json(field('React front end')?.clause)).toContain('"match_phrase":{"title_terms":"react native"}');
 
+    // Beside a place before the title or terms of work in it, as preferred as those readings.
+    const leading = readTitle('London python backend developer', 'title').second?.choices.find(
+      (choice) => choice.name === 'title_0_leading_place_field',
+    );
+    expect(leading?.tier).toBe(3);
+    expect(json(leading?.clause)).toContain('{"term":{"location.keys":"city:2643743"}}');
+    expect(
+      readTitle('contract java backend developer', 'title').second?.choices.map((choice) => choice.name),
+    ).toContain('title_0_terms_of_work_field');
     // Beside the places of the title, and with one run of the rest read as a skill.
     const choices = readTitle('Backend Python Developer (Django) - London', 'title').second?.choices ?? [];
     const placed = choices.find((choice) => choice.name === 'title_0_places_field');
