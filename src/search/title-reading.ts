@@ -1281,7 +1281,7 @@ function slashedAlternatives(typed: string): string[] {
  * or between spaces ("Data Engineer - London") is no exclusion.
  */
 const EXCLUDED_WORD =
-  /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)(?:\s+([\p{L}\p{N}][\p{L}\p{N}.+#]*))?/gu;
+  /(?:^|\s)(?:-|NOT\s+)([\p{L}\p{N}][\p{L}\p{N}.+#]*)(?:\s+(?!NOT\s)([\p{L}\p{N}][\p{L}\p{N}.+#]*))?/gu;
 const MAX_EXCLUDED_WORDS = 4;
 /** Brackets left empty once those are taken out: "Hybrid (3 days office)". */
 const EMPTY_BRACKETS = / ?\( ?\)| ?\[ ?\]/g;

@@ -361,6 +361,9 @@ describe('words typed to leave out', () => {
         must_not: [{ term: { title_terms: 'fullstack' } }],
       },
     });
+    expect(readTitle('java NOT spring NOT boot', 'title').note).toBe(
+      'Left out the roles whose title has "spring" or "boot".',
+    );
     expect(readTitle('senior -lead python', 'title').clause).toEqual({
       bool: {
         filter: [readTitle('senior python', 'title').clause],
