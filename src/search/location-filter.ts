@@ -54,11 +54,14 @@ const VICINITY_AFTER =
 /** Words that say the middle of a city, of a city only: "central London", "Leeds city centre", not "Central Asia". */
 const CITY_CENTRE = /^central |(?: city)? cent(?:re|er)$/i;
 
+/** What parts places named together: "London or Manchester", "Berlin, Munich", "Leeds/York". */
+export const PLACES_APART = / or | and |[,;/&]/i;
+
 /** One place, or several named together; undefined when a part names none. */
 function placesIn(text: string, closeSpellings: boolean): PlaceOnly | undefined {
   const whole = placeNear(text, closeSpellings);
   if (whole) return whole;
-  const pieces = splitAt(text, / or | and |[,;/&]/i)
+  const pieces = splitAt(text, PLACES_APART)
     .map((piece) => piece.trim())
     .filter((piece) => piece !== '');
   if (pieces.length < 2 || pieces.length > MAX_PLACES_NAMED) return undefined;

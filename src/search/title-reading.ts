@@ -30,6 +30,7 @@ import {
   DAYS_IN_THE_OFFICE,
   type LocationReading,
   locationClauses,
+  PLACES_APART,
   readLocation,
 } from './location-filter.js';
 import {
@@ -488,9 +489,6 @@ function titlePlace(text: string): LocationReading | undefined {
   const city = cityOf(reading);
   return city && city.population < SMALLEST_TITLE_TOWN ? undefined : reading;
 }
-
-/** What parts places named together: "London or Manchester", "Berlin, Munich", "Leeds/York". */
-const PLACES_APART = / or |,|\/|&| and /i;
 
 function placeNote({ segment, reading }: { segment: string; reading: LocationReading }): string {
   const location = reading.keys.length > 0 ? 'the location ' : '';
@@ -1232,15 +1230,20 @@ const BAR_BETWEEN_WORDS = /(?<=[\p{L}\p{N}])\|(?=[\p{L}\p{N}])/gu;
 /** Words in brackets later in a title: "(Java or Kotlin)". */
 const BRACKETED = /\(([^()]+)\)/g;
 
+/** The single words of a bracket's text joined by "or" ("senior OR lead"), or none. */
+function wordsJoinedByOr(inside: string): string[] | undefined {
+  const words = splitAt(inside, / or /i).map((word) => word.trim());
+  return words.length > 1 && words.every((word) => /^\S+$/.test(word)) ? words : undefined;
+}
+
 /** Single words in brackets joined by "or" as a slash joins them: "(Java or Kotlin)" is "(Java/Kotlin)". */
 function slashedIfOr(bracketed: string, inside: string): string {
-  const words = splitAt(inside, / or /i).map((word) => word.trim());
-  return words.length > 1 && words.every((word) => /^\S+$/.test(word)) ? `(${words.join('/')})` : bracketed;
+  const words = wordsJoinedByOr(inside);
+  return words ? `(${words.join('/')})` : bracketed;
 }
 
 function unbracketed(bracketed: string, inside: string): string {
-  const words = splitAt(inside, / or /i);
-  return words.length > 1 && words.every((word) => /^\s*\S+\s*$/.test(word)) ? inside : bracketed;
+  return wordsJoinedByOr(inside) ? inside : bracketed;
 }
 
 /**
