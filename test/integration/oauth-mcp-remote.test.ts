@@ -7,27 +7,38 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { completeAuthorization, describeWithBrowser, useBrowser, watchRedirect } from '../support/browser.js';
 import { type BrowserShim, installBrowserShim, retryLoopbackCallback } from '../support/browser-shim.js';
-import { createPerson, startOAuthTestServer } from '../support/oauth-server.js';
+import { createPerson, freePort, startOAuthTestServer } from '../support/oauth-server.js';
 import type { TestServer } from '../support/test-server.js';
 
 /**
- * `mcp-remote` (the stdio bridge desktop clients run) as a child process speaking stdio, exactly as
- * Claude Desktop or Cursor start it: `npx mcp-remote <url> --transport http-only`. It opens "the
- * browser" through the shim, which hands the URL to this file's Chromium.
+ * `mcp-remote` (the stdio bridge desktop clients run) as a child process speaking stdio, as Claude
+ * Desktop or Cursor start it: `npx mcp-remote <url> <callback port> --transport http-only`. It
+ * opens "the browser" through the shim, which hands the URL to this file's Chromium.
  */
 describeWithBrowser('mcp-remote end to end', () => {
   const browser = useBrowser();
   let server: TestServer;
   let home: string;
   let shim: BrowserShim;
+  /**
+   * The loopback port mcp-remote's sign-in listens on, given as its second argument. Left to itself
+   * it derives one from the server's address, which may be a port another process holds; once its
+   * fallback listened on the next port while the redirect still named the first, and the sign-in
+   * timed out.
+   */
+  let callbackPort: number;
+  const started: Client[] = [];
 
   beforeAll(async () => {
     server = await startOAuthTestServer();
+    callbackPort = await freePort();
     // Its own HOME: mcp-remote keeps registrations and tokens in ~/.mcp-auth, private to this test.
     home = await mkdtemp(path.join(tmpdir(), 'hl-mcp-remote-'));
     shim = await installBrowserShim(home);
   });
   afterAll(async () => {
+    // A failed run leaves no mcp-remote process behind.
+    await Promise.all(started.map((client) => client.close().catch(() => undefined)));
     await shim?.close();
     await server?.close();
     if (home) await rm(home, { recursive: true, force: true });
@@ -37,7 +48,7 @@ describeWithBrowser('mcp-remote end to end', () => {
   function mcpRemote() {
     const transport = new StdioClientTransport({
       command: 'npx',
-      args: ['--no-install', 'mcp-remote', server.url, '--transport', 'http-only'],
+      args: ['--no-install', 'mcp-remote', server.url, String(callbackPort), '--transport', 'http-only'],
       cwd: process.cwd(),
       env: { HOME: home, PATH: `${shim.binDir}:${process.env.PATH}`, BROWSER: shim.command },
       stderr: 'pipe',
@@ -47,6 +58,7 @@ describeWithBrowser('mcp-remote end to end', () => {
       stderr += chunk.toString();
     });
     const client = new Client({ name: 'desktop-client-via-mcp-remote', version: '1.0.0' });
+    started.push(client);
     return {
       client,
       connect: () =>
@@ -71,6 +83,7 @@ describeWithBrowser('mcp-remote end to end', () => {
     ]);
     const redirectUri = authorizationUrl.searchParams.get('redirect_uri') ?? '';
     expect(new URL(redirectUri).hostname).toMatch(/^(localhost|127\.0\.0\.1)$/);
+    expect(new URL(redirectUri).port).toBe(String(callbackPort));
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
 
     await retryLoopbackCallback(page, redirectUri);

@@ -46,7 +46,8 @@ export async function startOAuthTestServer(
   });
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free when asked (another process may take it after). */
+export async function freePort(): Promise<number> {
   const probe = net.createServer();
   const port = await listenOnLoopback(probe);
   await new Promise((resolve) => probe.close(resolve));
