@@ -626,4 +626,11 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\b(Test Automation Engineer|SDET)\b/i,
     skills: ['Cypress'],
   }),
+  // Added in the ninth round. Certifications name the skill they certify.
+  titleAt('job board', 'Network Engineer CCNA', { title: /\bNetwork Engineer\b/i, skills: ['Cisco'] }),
+  skills('skill alias', ['CKA'], ['Kubernetes']),
+  skills('skill alias', ['AZ-104'], ['Azure']),
+  // A skill named exactly as the data names it is that skill, not the words of its name: no Data
+  // Analyst lists Power BI, and those listing Looker ("BI") are not what was asked.
+  { kind: 'trap', args: { title: 'Data Analyst', skills: ['Power BI'] }, means: { nothing: true } },
 ];

@@ -451,7 +451,10 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
   const seen = new Set(firstKeys);
   for (const typed of names) {
     const words = typed.trim().split(/[\s_/-]+/);
-    if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(matchKey(typed))) continue;
+    const key = matchKey(typed);
+    // A name the vocabulary knows whole ("Power BI", "React Native") means that one name, not its words.
+    if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(key) || how.knownNames?.has(key))
+      continue;
     const allKnown = words.every((word) => how.knownNames?.has(matchKey(word)));
     for (let length = words.length - 1; length >= 1; length -= 1) {
       for (let start = 0; start + length <= words.length; start += 1) {

@@ -214,6 +214,8 @@ describe('a skill of several words', () => {
       [3, { term: { skills_key: 'operator' } }, 'operators'],
     ]);
     expect(runs(['experience with jenkins', 'nest js'])).toEqual([]);
+    // A skill named whole as the vocabulary names it is that one skill, not its words ("BI", "React").
+    expect(runs(['Power BI', 'React Native'])).toEqual([]);
   });
 
   it('is bounded: words of one skill and runs over all skills', () => {
