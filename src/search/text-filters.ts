@@ -124,6 +124,11 @@ export function isSkillName(text: string): boolean {
   return SKILL_ALIASES.has(key) || SKILLS_NAMED_LIKE_PLACES.has(key);
 }
 
+/** A skill's name of the vocabulary, or another name of one skill: "Power BI", "React Native", "k8s". */
+export function namesOneSkill(text: string): boolean {
+  return SKILL_RUNS.knownNames?.has(matchKey(text)) ?? false;
+}
+
 /** The industry (or industries) a typed name reads as: its alias's names, or its own match key. */
 export function industryKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
   return keysOf(text, INDUSTRY_ALIASES);

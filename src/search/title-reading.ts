@@ -45,6 +45,7 @@ import {
   isCloseSpelling,
   isSkillName,
   nameContaining,
+  namesOneSkill,
   type SecondReading,
   skillKeys,
   suggester,
@@ -1427,8 +1428,8 @@ function readTitleWords(typed: string, field: string): TextReading {
 /**
  * The title with each of its parts left out in turn, each part then read as a whole title is (a
  * job-board title: "Graduate Data Analyst - SQL - Leeds" without "Leeds"), or, for a title of one
- * part, each of its words, the rest read again ("prompt engineer" without "prompt" is the Engineer
- * titles); built only when nothing is found. None for one word, or more than MAX_WORDS_LEFT_OUT.
+ * part, each of its words (a skill's name of two as one), the rest read again ("prompt engineer"
+ * without "prompt" is the Engineer titles); built only when nothing is found. None for one word, or more than MAX_WORDS_LEFT_OUT.
  */
 function eachLeftOut(
   typed: string,
@@ -1448,13 +1449,26 @@ function eachLeftOut(
       });
       return { typed, each };
     }
-    if (concepts.length > MAX_WORDS_LEFT_OUT) return { typed, each: [] };
-    const each = concepts.map((concept, index) => ({
-      word: asTyped(typed, typedWords(concept)),
-      clause: allOf(withRoleNouns(concepts.filter((_, other) => other !== index)).map(clauseOf)),
+    const groups = leftOutTogether(concepts);
+    if (groups.length < 2 || groups.length > MAX_WORDS_LEFT_OUT) return { typed, each: [] };
+    const each = groups.map((group, index) => ({
+      word: asTyped(typed, group.map(typedWords).join(' ')),
+      clause: allOf(withRoleNouns(groups.filter((_, other) => other !== index).flat()).map(clauseOf)),
     }));
     return { typed, each };
   };
+}
+
+/** A title's concepts, each alone but two beside each other that name one skill ("Power BI"): left out together. */
+function leftOutTogether(concepts: readonly Concept[]): Concept[][] {
+  const groups: Concept[][] = [];
+  for (let index = 0; index < concepts.length; index++) {
+    const pair = concepts.slice(index, index + 2);
+    const oneSkill = pair.length === 2 && namesOneSkill(pair.map(typedWords).join(' '));
+    groups.push(oneSkill ? pair : pair.slice(0, 1));
+    if (oneSkill) index++;
+  }
+  return groups;
 }
 
 /** The analysed words a concept was read from. */
@@ -1474,9 +1488,9 @@ function titleSecondReading(typed: string, choices: Choice[], fuzzable: readonly
 }
 
 function titleNote(typed: string, parts: readonly TitlePart[]): string | undefined {
-  const expanded = parts.flatMap((part) =>
-    part.concepts.flatMap((concept) => expansions(concept, part.typed)),
-  );
+  const expanded = [
+    ...new Set(parts.flatMap((part) => part.concepts.flatMap((concept) => expansions(concept, part.typed)))),
+  ];
   if (parts.length > 1) {
     const titles = listInWords(
       parts.map((part) => `"${part.typed.trim()}"`),

@@ -95,6 +95,11 @@ describe('counting what leaving out each argument finds', () => {
       'word:2',
     ]);
     expect(besideBuckets['word:0']?.bool.filter).toContainEqual({ term: { work_type: 'Remote' } });
+    // A skill's name of two words is left out as one.
+    expect(leadSearch({ title: 'BI Analyst Power BI' }).nothingFound?.titleWords?.()).toEqual({
+      typed: 'BI Analyst Power BI',
+      words: ['BI', 'Analyst', 'Power BI'],
+    });
     // A job-board title: each part left out, the rest read as a title is, and read again.
     const parts = leadSearch({ title: 'Graduate Data Analyst - SQL - Leeds' }).nothingFound;
     expect(parts?.titleWords?.()).toEqual({

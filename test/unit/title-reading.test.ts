@@ -833,6 +833,10 @@ describe('the second reading of a title', () => {
     expect(readTitle('Front-End Dev', 'title').note).toBe(
       'Read the title "Front-End Dev" with "Dev" as Engineer or Developer.',
     );
+    // A word typed twice is said once.
+    expect(readTitle('BI Analyst Power BI', 'title').note).toBe(
+      'Read the title "BI Analyst Power BI" with "BI" as Business Intelligence.',
+    );
   });
 
   it('stays small whatever is typed', () => {
