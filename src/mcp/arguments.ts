@@ -117,7 +117,7 @@ const MEANINGFUL_WORD = 4;
 /**
  * The one allowed parameter an unknown name most likely means: its words all in the allowed name
  * ("min_salary" for min_annual_salary, "level" for experience_level), or a close spelling of it
- * or its singular ("skill", "loaction", "industries"); else undefined, as when several would do.
+ * or its singular ("skill", "loaction", "industries", "category"); else undefined, as when several would do.
  */
 function parameterMeant(allowed: readonly string[], typed: string): string | undefined {
   const name = typed.toLowerCase();
@@ -126,8 +126,11 @@ function parameterMeant(allowed: readonly string[], typed: string): string | und
     ? allowed.filter((known) => words.every((word) => known.split('_').includes(word)))
     : [];
   const forms = withSingulars(name);
+  // Both sides' singulars: "category" is three edits from "categories" but none from its singular.
   const close = allowed.filter((known) =>
-    forms.some((form) => editsWithin(form, known, PARAMETER_EDITS) <= PARAMETER_EDITS),
+    withSingulars(known).some((knownForm) =>
+      forms.some((form) => editsWithin(form, knownForm, PARAMETER_EDITS) <= PARAMETER_EDITS),
+    ),
   );
   const meant = [...new Set([...containing, ...close])];
   return meant.length === 1 ? meant[0] : undefined;

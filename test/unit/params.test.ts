@@ -86,6 +86,8 @@ describe('parseToolArguments', () => {
     [searchLeadsInput, { min_salary: 50000 }, 'min_salary', /Did you mean "min_annual_salary"\?$/],
     [searchLeadsInput, { skill: ['go'] }, 'skill', /Did you mean "skills"\?$/],
     [searchLeadsInput, { industries: 'fintech' }, 'industries', /Did you mean "industry"\?$/],
+    [searchSignalsInput, { category: 'funding' }, 'category', /Did you mean "categories"\?$/],
+    [searchSignalsInput, { country: 'DE' }, 'country', /Did you mean "countries"\?$/],
     [
       marketInsightsInput,
       { group_by: 'city', filters: { level: 'Senior' } },
