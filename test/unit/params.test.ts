@@ -154,6 +154,7 @@ describe('a value outside a fixed list', () => {
       'Did you mean "DE", "AT", "CH"? Send each as an item of the list.',
     ],
     [searchSignalsInput, { categories: ['Layoffs'] }, 'categories.0', 'Did you mean "layoff"?'],
+    [searchSignalsInput, { categories: ['Series A'] }, 'categories.0', 'Did you mean "funding"?'],
     [marketInsightsInput, { group_by: 'skills' }, 'group_by', 'Did you mean "skill"?'],
     [searchLeadsInput, { salary_currency: '£' }, 'salary_currency', 'Did you mean "GBP"?'],
     [searchLeadsInput, { salary_currency: 'euros' }, 'salary_currency', 'Did you mean "EUR"?'],
