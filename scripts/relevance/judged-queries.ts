@@ -630,6 +630,16 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   titleAt('job board', 'Network Engineer CCNA', { title: /\bNetwork Engineer\b/i, skills: ['Cisco'] }),
   skills('skill alias', ['CKA'], ['Kubernetes']),
   skills('skill alias', ['AZ-104'], ['Azure']),
+  // "Software" is implied by a language roles are titled by: its developers, and the Software
+  // Engineers listing it.
+  titleAt('job board', 'Software Engineer (Python)', {
+    title: /\bSoftware\b.*\bEngineer\b|\bPython (Engineer|Developer)\b/i,
+    skills: ['Python'],
+  }),
+  titleAt('job board', 'Senior Software Engineer - Go', {
+    title: /^Senior (Software\b.*\bEngineer\b|Go (Engineer|Developer)\b)/i,
+    skills: ['Go'],
+  }),
   // A skill named exactly as the data names it is that skill, not the words of its name: no Data
   // Analyst lists Power BI, and those listing Looker ("BI") are not what was asked.
   { kind: 'trap', args: { title: 'Data Analyst', skills: ['Power BI'] }, means: { nothing: true } },

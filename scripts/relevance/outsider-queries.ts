@@ -150,7 +150,11 @@ export const OUTSIDER_QUERIES: readonly OutsiderQuery[] = [
     title: /\b(Data Scientist|Machine Learning Engineer|MLOps Engineer)\b/i,
   }),
   title('job board', 'Cloud Engineer (AWS)', { title: words('Cloud', 'Engineer'), skills: ['AWS'] }),
-  title('job board', 'Software Engineer (Java)', { title: words('Software', 'Engineer'), skills: ['Java'] }),
+  // A language roles are titled by: its developers are software engineers in it too (ninth round).
+  title('job board', 'Software Engineer (Java)', {
+    title: /\bSoftware\b.*\bEngineer\b|\bJava (Engineer|Developer)\b/i,
+    skills: ['Java'],
+  }),
   title('job board', 'Data Engineer (Spark)', { title: words('Data', 'Engineer'), skills: ['Spark'] }),
 
   // A title that names a skill: when no title has that word, the person means a developer or

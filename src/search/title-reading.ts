@@ -706,9 +706,12 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   for (const { suffix, concepts, clauses, notes, skills } of implied) {
     const without = withoutImplied(part.typed, concepts);
     if (!without) continue;
+    // A language roles are titled by is their specialty as much as a skill: "Software Engineer
+    // (Python)" is the Python Developers beside the Software Engineers listing Python.
+    const titledBy = without.concepts.some((concept) => namesSpecialtyOf(FIELD_SPECIALTIES, concept));
     choices.push({
       name: `${name}_${suffix}`,
-      tier: 4,
+      tier: titledBy ? 2 : 4,
       clause: allOf([...clauses, ...without.concepts.map(clauseOf)]),
       note: [
         ...notes,
@@ -731,6 +734,21 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
   return { choices, fuzzable };
 }
 
+/** A concept that names one of `specialties`; a side of "java or python" names one too. */
+function namesSpecialtyOf(specialties: ReadonlySet<string>, concept: Concept): boolean {
+  return (
+    (concept.kind === 'word' && specialties.has(concept.word)) ||
+    (concept.kind === 'term' && concept.phrases.some((phrase) => specialties.has(phrase.join(' ')))) ||
+    (concept.kind === 'either' &&
+      concept.sides.some((side) => side.some((other) => namesSpecialtyOf(specialties, other))))
+  );
+}
+
+/** The languages and frameworks roles of some field are titled by (`titles.specialty_fields`). */
+const FIELD_SPECIALTIES: ReadonlySet<string> = new Set(
+  [...SPECIALTY_FIELDS.values()].flatMap((field) => [...field.specialties]),
+);
+
 /**
  * The title without a field of work that a specialty beside it implies, and without the titles of
  * other fields (`titles.specialty_fields`): "python backend" is the Python Developers, not the Full
@@ -752,12 +770,7 @@ function fieldOfSpecialtyChoices(
   const field = fieldWord && SPECIALTY_FIELDS.get(fieldWord.word);
   if (!fieldWord || !field) return [];
   const others = concepts.filter((concept) => concept !== fieldWord);
-  // A side of "java or python" names one too.
-  const namesSpecialty = (concept: Concept): boolean =>
-    (concept.kind === 'word' && field.specialties.has(concept.word)) ||
-    (concept.kind === 'term' && concept.phrases.some((phrase) => field.specialties.has(phrase.join(' ')))) ||
-    (concept.kind === 'either' && concept.sides.some((side) => side.some(namesSpecialty)));
-  if (!others.some(namesSpecialty)) return [];
+  if (!others.some((concept) => namesSpecialtyOf(field.specialties, concept))) return [];
   const notOtherFields: Query = { bool: { must_not: [phrasesClause(field.otherFields)] } };
   const clauses = [...with_.clauses, notOtherFields];
   const without = `without "${asTyped(part.typed, fieldWord.word)}", leaving out the titles of other fields (${listInWords(field.otherFieldLabels, 'and')})`;

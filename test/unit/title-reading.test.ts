@@ -758,6 +758,17 @@ describe('the second reading of a title', () => {
     expect(skilled?.note).toBe(
       'No role title has all of "iOS SWE (Swift)", so it was read with "SWE" as Engineer or Developer and with "Swift" as a skill the role lists.',
     );
+    // Beside a language roles are titled by, as preferred as that language read as a skill.
+    const titledBy = readTitle('Software Engineer (Python)', 'title').second?.choices ?? [];
+    expect(
+      titledBy
+        .filter((choice) => choice.name === 'title_0_implied' || choice.name.startsWith('title_0_skill'))
+        .map((choice) => [choice.name, choice.tier]),
+    ).toEqual([
+      ['title_0_skill_0', 2],
+      ['title_0_skill_1', 2],
+      ['title_0_implied', 2],
+    ]);
     // Nothing else names the specialty: "software" is the role's specialty, as typed.
     for (const typed of ['software engineer', 'senior software engineer', 'SWE', 'lead SWE'])
       expect(
