@@ -640,6 +640,12 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /^Senior (Software\b.*\bEngineer\b|Go (Engineer|Developer)\b)/i,
     skills: ['Go'],
   }),
+  // A stack's name is the roles that build with it: MERN and MEAN are JavaScript full stack, LAMP
+  // PHP; a framework is its language ("Symfony" PHP, "Blazor" .NET).
+  title('synonym', 'MERN stack developer', /\bFull Stack (Developer|Engineer)\b/i),
+  title('synonym', 'LAMP developer', role('PHP')),
+  skills('skill alias', ['Symfony'], ['PHP']),
+  titleAt('skill alias', 'Blazor developer', { title: /\b(Engineer|Developer)\b/i, skills: ['.NET'] }),
   // A skill named exactly as the data names it is that skill, not the words of its name: no Data
   // Analyst lists Power BI, and those listing Looker ("BI") are not what was asked.
   { kind: 'trap', args: { title: 'Data Analyst', skills: ['Power BI'] }, means: { nothing: true } },
