@@ -646,6 +646,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'LAMP developer', role('PHP')),
   skills('skill alias', ['Symfony'], ['PHP']),
   titleAt('skill alias', 'Blazor developer', { title: /\b(Engineer|Developer)\b/i, skills: ['.NET'] }),
+  // "Tech" as an industry: the businesses that make software, not every business with a website.
+  industry('industry', 'tech', ['Software', 'SaaS', 'Artificial Intelligence', 'Cybersecurity']),
+  industry('industry', 'adtech', ['Media & Entertainment']),
   // A skill named exactly as the data names it is that skill, not the words of its name: no Data
   // Analyst lists Power BI, and those listing Looker ("BI") are not what was asked.
   { kind: 'trap', args: { title: 'Data Analyst', skills: ['Power BI'] }, means: { nothing: true } },

@@ -226,6 +226,11 @@ export const INDUSTRY_NOISE_WORDS: ReadonlySet<string> = new Set(
   vocabulary.industries.noise_words.words.map(matchKey),
 );
 
+/** Other names of industries that in a title name a department ("IT Analyst"), by match key. */
+export const INDUSTRY_NAMES_NOT_IN_TITLES: ReadonlySet<string> = new Set(
+  vocabulary.industries.not_in_titles.typed.map(matchKey),
+);
+
 /** Other names of industries, by match key ("telecoms" → Telecommunications). */
 export const INDUSTRY_ALIASES: ReadonlyMap<string, Alias> = aliases(
   'industries',

@@ -11,6 +11,7 @@ import {
   fixedValueKey,
   IGNORED_LEVEL_WORDS,
   IMPLIED_BY_SPECIALTY,
+  INDUSTRY_NAMES_NOT_IN_TITLES,
   LONGEST_TITLE_TERM,
   NOT_SPECIALTIES,
   type Phrase,
@@ -1124,7 +1125,10 @@ const AS_SKILL: RunFilter = {
  */
 const AS_INDUSTRY: RunFilter = {
   field: 'industry_key',
-  keysOf: (words) => (IMPLIED_BY_SPECIALTY.words.has(words) ? { keys: [] } : industryKeys(words)),
+  keysOf: (words) =>
+    IMPLIED_BY_SPECIALTY.words.has(words) || INDUSTRY_NAMES_NOT_IN_TITLES.has(matchKey(words))
+      ? { keys: [] }
+      : industryKeys(words),
   as: (names) => (names ? `the industry ${listInWords(names, 'or')}` : 'an industry'),
   most: MAX_INDUSTRY_CHOICES,
   alone: false,

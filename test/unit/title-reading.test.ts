@@ -621,6 +621,9 @@ describe('the second reading of a title', () => {
     expect(industry('fintech')).toBeUndefined();
     const backend = readTitle('backend software engineer', 'title').second?.choices ?? [];
     expect(JSON.stringify(backend)).not.toContain('"industry_key":"software"');
+    // Nor a department the role is in, which also names an industry: "IT Analyst".
+    for (const typed of ['IT analyst', 'head of technology', 'tech java developer'])
+      expect(JSON.stringify(readTitle(typed, 'title').second?.choices), typed).not.toContain('"saas"');
   });
 
   it('prefers fewer words read as a skill, and quotes words without the signs around them', () => {

@@ -70,6 +70,11 @@ describe('the vocabulary', () => {
     }
   });
 
+  it('leaves out of titles only other names of industries', () => {
+    const typed = new Set(vocabulary.industries.entries.flatMap((entry) => entry.typed));
+    for (const name of vocabulary.industries.not_in_titles.typed) expect(typed.has(name), name).toBe(true);
+  });
+
   it('writes the spellings already folded, one word per form', () => {
     for (const entry of vocabulary.spellings.entries) {
       expect(analyse(entry.as).join(' ')).toBe(entry.as);
