@@ -649,6 +649,13 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // "Tech" as an industry: the businesses that make software, not every business with a website.
   industry('industry', 'tech', ['Software', 'SaaS', 'Artificial Intelligence', 'Cybersecurity']),
   industry('industry', 'adtech', ['Media & Entertainment']),
+  // A rank with "+": it and the ranks above it.
+  title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
+  title(
+    'synonym',
+    'Senior+ backend engineer',
+    /^(Senior|Lead|Staff|Principal) Backend (Engineer|Developer)\b/i,
+  ),
   // A skill named exactly as the data names it is that skill, not the words of its name: no Data
   // Analyst lists Power BI, and those listing Looker ("BI") are not what was asked.
   { kind: 'trap', args: { title: 'Data Analyst', skills: ['Power BI'] }, means: { nothing: true } },

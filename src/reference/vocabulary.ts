@@ -196,6 +196,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([...vocabulary.stop_words
 /** Employers' own level numbers ("II", "3", "L4"), left out of a title with a note. */
 export const IGNORED_LEVEL_WORDS: ReadonlySet<string> = new Set(vocabulary.levels.ignored.flatMap(analyse));
 
+/** A rank typed with "+" after it ("staff"), by its folded form: the ranks of titles from it up. */
+export const RANKS_AND_ABOVE: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries(vocabulary.levels.and_above.ranks),
+);
+
 /** Level words titles do not spell out, by their analysed typed form ("mid level"): the experience levels they mean. */
 export const EXPERIENCE_LEVEL_WORDS: ReadonlyMap<string, readonly ExperienceLevel[]> = new Map(
   vocabulary.levels.experience_levels.flatMap((entry) => {

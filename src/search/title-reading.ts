@@ -16,6 +16,7 @@ import {
   NOT_SPECIALTIES,
   type Phrase,
   POSTING_WORDS,
+  RANKS_AND_ABOVE,
   ROLE_NOUNS_ALONE,
   ROLE_NOUNS_WITH_SPECIALTY,
   SKILL_NOISE_WORDS,
@@ -1296,6 +1297,9 @@ function slashedAlternatives(typed: string): string[] {
   return titles;
 }
 
+/** A word with "+" after it and no sign or letter beyond ("Staff+", not "C++"): a rank and above. */
+const RANK_AND_ABOVE = /(?<![\p{L}\p{N}])(\p{L}{2,12})\+(?![\p{L}\p{N}+#])/gu;
+
 /**
  * Words typed to leave out, as search engines take them: after a dash that starts a word ("senior
  * -lead python") or after NOT in capitals ("java NOT spring"). A dash inside a word ("front-end")
@@ -1326,10 +1330,16 @@ const TERMS_OF_A_CONTRACT = /\b\d{1,2}[ -]?(?:months?|mths?|weeks?|wks?)\b|\b(?:
  * too. `field` names the parameter in errors.
  */
 export function readTitle(typedWithQuotes: string, field: string): TextReading {
+  // A rank and those above it are its alternatives, which the notes then quote: "Staff+ Engineer"
+  // is read as "Staff/Principal Engineer".
+  const withRanks = typedWithQuotes.replace(
+    RANK_AND_ABOVE,
+    (whole, rank: string) => RANKS_AND_ABOVE.get(rank.toLowerCase())?.join('/') ?? whole,
+  );
   // Quotes around the title ("\"python developer\"") are no words of it, nor the length of a
   // contract or its tax status ("- 6 month contract - Outside IR35"), nor years of experience:
   // no title has them.
-  const withoutTerms = typedWithQuotes
+  const withoutTerms = withRanks
     .replace(TERMS_OF_A_CONTRACT, ' ')
     .replace(YEARS_OF_EXPERIENCE, ' ')
     .replace(SALARY, ' ')

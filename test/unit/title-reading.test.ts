@@ -236,6 +236,12 @@ describe('alternatives in a title', () => {
       'Read the title "Junior/Mid Frontend Developer" with "Junior/Mid" as Junior, Graduate or Associate, or as experience_level Mid and "Developer" as Engineer or Developer.',
     );
     expect(readTitle('Frontend/FE Engineer', 'title').note).toMatch(/"Frontend\/FE" as Frontend and/);
+    // A rank with "+" is it and the ranks above it, as alternatives; "C++" is no rank.
+    expect(built('Staff+ Engineer')).toEqual(built('Staff/Principal Engineer'));
+    expect(readTitle('Senior+ backend engineer', 'title').note).toMatch(
+      /"Senior\/Lead\/Staff\/Principal" as Senior, Lead, Staff or Principal/,
+    );
+    expect(json(readTitle('C++ developer', 'title').clause)).toContain('"title_terms":"cpp"');
     // Known whole ("UX/UI"), or too short to be words ("A/B", "(m/w/d)"): not alternatives.
     expect(json(readTitle('UX/UI designer', 'title').clause)).not.toContain(
       'should":[{"term":{"title_terms":"ux"',
