@@ -649,6 +649,12 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // "Tech" as an industry: the businesses that make software, not every business with a website.
   industry('industry', 'tech', ['Software', 'SaaS', 'Artificial Intelligence', 'Cybersecurity']),
   industry('industry', 'adtech', ['Media & Entertainment']),
+  // A job-board title's parts: one naming an industry, another a skill.
+  titleAt('job board', 'Data Engineer - Healthcare (Python)', {
+    title: /\bData\b.*\b(Engineer|Developer)\b/i,
+    industries: ['Health Tech'],
+    skills: ['Python'],
+  }),
   // A rank with "+": it and the ranks above it.
   title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
   title(

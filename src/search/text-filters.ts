@@ -129,6 +129,17 @@ export function namesOneSkill(text: string): boolean {
   return SKILL_RUNS.knownNames?.has(matchKey(text)) ?? false;
 }
 
+/** Every industry the vocabulary names, and every other name of industries, by match key. */
+const INDUSTRY_NAMES: ReadonlySet<string> = new Set([
+  ...INDUSTRY_ALIASES.keys(),
+  ...[...INDUSTRY_ALIASES.values()].flatMap((alias) => alias.keys),
+]);
+
+/** An industry's name ("Fintech") or another name of industries ("payments", "healthcare"). */
+export function namesAnIndustry(text: string): boolean {
+  return INDUSTRY_NAMES.has(matchKey(text));
+}
+
 /** The industry (or industries) a typed name reads as: its alias's names, or its own match key. */
 export function industryKeys(text: string): { keys: readonly string[]; names?: readonly string[] } {
   return keysOf(text, INDUSTRY_ALIASES);

@@ -47,6 +47,7 @@ import {
   isCloseSpelling,
   isSkillName,
   nameContaining,
+  namesAnIndustry,
   namesOneSkill,
   type SecondReading,
   skillKeys,
@@ -1015,28 +1016,46 @@ function qualifierChoices(
       .slice(0, MAX_SKILLS_LISTED);
     return { text, place: false, skills, clauses: [], said: '' };
   });
-  // The skills of every other part are one list: "(AWS, Terraform)" is two parts, either skill.
   const listed = read.filter(({ skills }) => skills.length > 0);
-  const keys = [...new Set(listed.flatMap(({ skills }) => skills.flatMap((skill) => skillKeys(skill).keys)))];
+  // Parts naming an industry beside parts that do not: "Software Engineer - Payments (Kotlin)" is
+  // in Fintech and lists Kotlin.
+  const inIndustry = listed.filter(({ skills }) => skills.every(namesIndustryInTitle));
+  const mixed = inIndustry.length > 0 && inIndustry.length < listed.length;
+  // The skills of every other part are one list: "(AWS, Terraform)" is two parts, either skill.
+  const asSkillsListed = mixed ? listed.filter((qualifier) => !inIndustry.includes(qualifier)) : listed;
+  const keys = [
+    ...new Set(asSkillsListed.flatMap(({ skills }) => skills.flatMap((skill) => skillKeys(skill).keys))),
+  ];
   const others = read.filter(({ skills }) => skills.length === 0);
   // Places only: the places choice reads them.
   if (read.every(({ place }) => place)) return [];
   const headConcepts = withRoleNouns(sequenceOf(head).concepts);
   const headClauses = headConcepts.map(clauseOf);
-  const quoted = listInWords(
-    listed.map(({ text }) => `"${text}"`),
-    'and',
-  );
+  const quote = (parts: typeof listed) =>
+    listInWords(
+      parts.map(({ text }) => `"${text}"`),
+      'and',
+    );
+  const quoted = quote(asSkillsListed);
+  const asIndustry = (parts: typeof listed) =>
+    `${quote(parts)} ${parts.length > 1 ? 'were' : 'was'} read as the industry the role is in`;
+  const industriesOf = (parts: typeof listed) =>
+    valuesClause('industry_key', [
+      ...new Set(parts.flatMap(({ skills }) => skills.flatMap((text) => industryKeys(text).keys))),
+    ]);
   const asSkills =
-    listed.length === 0
+    asSkillsListed.length === 0
       ? []
       : [
-          `${quoted} ${listed.length > 1 ? 'were' : 'was'} read as ${keys.length > 1 ? 'skills' : 'a skill'} the role lists`,
+          `${quoted} ${asSkillsListed.length > 1 ? 'were' : 'was'} read as ${keys.length > 1 ? 'skills' : 'a skill'} the role lists`,
         ];
   const lead = `No role title has all of "${part.typed.trim()}", so`;
   const otherClauses = others.flatMap(({ clauses }) => clauses);
-  const qualifierClauses = [...otherClauses, ...(keys.length > 0 ? [valuesClause('skills_key', keys)] : [])];
-  const saidQualifiers = [...others.map(({ said }) => said), ...asSkills];
+  const industryClauses = mixed ? [industriesOf(inIndustry)] : [];
+  const skillClauses = keys.length > 0 ? [valuesClause('skills_key', keys)] : [];
+  const qualifierClauses = [...otherClauses, ...industryClauses, ...skillClauses];
+  const saidOthers = others.map(({ said }) => said);
+  const saidQualifiers = [...saidOthers, ...(mixed ? [asIndustry(inIndustry)] : []), ...asSkills];
   const choices: Choice[] = [
     {
       name: `${name}_qualifiers`,
@@ -1055,34 +1074,37 @@ function qualifierChoices(
     }),
   ];
   if (listed.length > 0) {
-    // Or the industry the role is in: "Product Manager - Payments (Fintech)".
-    const industries = [
-      ...new Set(listed.flatMap(({ skills }) => skills.flatMap((text) => industryKeys(text).keys))),
-    ];
-    choices.push({
-      name: `${name}_qualifiers_industry`,
-      tier: 6,
-      clause: allOf([...headClauses, ...otherClauses, valuesClause('industry_key', industries)]),
-      note: `${lead} ${listInWords(
-        [
-          ...others.map(({ said }) => said),
-          `${quoted} ${listed.length > 1 ? 'were' : 'was'} read as the industry the role is in`,
-        ],
-        'and',
-      )}.`,
-    });
-    const saidOthers =
-      others.length > 0
-        ? `, and ${listInWords(
-            others.map(({ said }) => said),
-            'and',
-          )}`
-        : '';
+    if (mixed) {
+      // Then either kind alone, without the other.
+      choices.push(
+        {
+          name: `${name}_qualifiers_industry`,
+          tier: 6.75,
+          clause: allOf([...headClauses, ...otherClauses, ...industryClauses]),
+          note: `${lead} ${listInWords([...saidOthers, asIndustry(inIndustry)], 'and')}, and it was read without ${quoted}.`,
+        },
+        {
+          name: `${name}_qualifiers_skills`,
+          tier: 6.75,
+          clause: allOf([...headClauses, ...otherClauses, ...skillClauses]),
+          note: `${lead} ${listInWords([...saidOthers, ...asSkills], 'and')}, and it was read without ${quote(inIndustry)}.`,
+        },
+      );
+    } else {
+      // Or the industry the role is in: "Product Manager - Payments (Fintech)".
+      choices.push({
+        name: `${name}_qualifiers_industry`,
+        tier: 6,
+        clause: allOf([...headClauses, ...otherClauses, industriesOf(listed)]),
+        note: `${lead} ${listInWords([...saidOthers, asIndustry(listed)], 'and')}.`,
+      });
+    }
+    const withOthers = saidOthers.length > 0 ? `, and ${listInWords(saidOthers, 'and')}` : '';
     choices.push({
       name: `${name}_head`,
       tier: 7,
       clause: allOf([...headClauses, ...otherClauses]),
-      note: `${lead} it was read without ${quoted}${saidOthers}.`,
+      note: `${lead} it was read without ${quote(listed)}${withOthers}.`,
     });
     choices.push(
       ...runChoices(part, headConcepts, AS_SKILL, {
@@ -1090,11 +1112,16 @@ function qualifierChoices(
         tier: 7.5,
         clauses: otherClauses,
         notes: [],
-        also: [`it was read without ${quoted}`, ...others.map(({ said }) => said)],
+        also: [`it was read without ${quote(listed)}`, ...saidOthers],
       }),
     );
   }
   return choices;
+}
+
+/** A part of a title that names an industry the vocabulary knows, not a department ("IT"). */
+function namesIndustryInTitle(text: string): boolean {
+  return namesAnIndustry(text) && !INDUSTRY_NAMES_NOT_IN_TITLES.has(matchKey(text));
 }
 
 /** What one run of a title's words may be read as: a skill the role lists, or the industry it is in. */

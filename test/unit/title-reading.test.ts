@@ -503,6 +503,21 @@ describe('the second reading of a title', () => {
     expect(industry?.note).toBe(
       'No role title has all of "Product Manager - Payments (Fintech)", so "Payments" and "Fintech" were read as the industry the role is in.',
     );
+    // One part naming an industry, another a skill: both, then either alone.
+    const both = choice('Data Engineer - Healthcare (Python)', 'qualifiers');
+    expect(JSON.stringify(both?.clause)).toContain(
+      '{"term":{"industry_key":"healthtech"}},{"term":{"skills_key":"python"}}',
+    );
+    expect(both?.note).toBe(
+      'No role title has all of "Data Engineer - Healthcare (Python)", so "Healthcare" was read as the industry the role is in and "Python" was read as a skill the role lists.',
+    );
+    expect(choice('Data Engineer - Healthcare (Python)', 'qualifiers_industry')).toMatchObject({
+      tier: 6.75,
+      note: 'No role title has all of "Data Engineer - Healthcare (Python)", so "Healthcare" was read as the industry the role is in, and it was read without "Python".',
+    });
+    expect(choice('Data Engineer - Healthcare (Python)', 'qualifiers_skills')?.note).toBe(
+      'No role title has all of "Data Engineer - Healthcare (Python)", so "Python" was read as a skill the role lists, and it was read without "Healthcare".',
+    );
     // A stack in brackets is skills though towns have some of its names; places read together.
     const towns = JSON.stringify(
       choice('Data Engineer (Python, dbt, Snowflake) | London', 'qualifiers')?.clause,
