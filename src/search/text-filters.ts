@@ -466,15 +466,24 @@ function runChoices(names: readonly string[], firstKeys: readonly string[], how:
   const choices: Choice[] = [];
   const seen = new Set(firstKeys);
   for (const typed of names) {
-    const words = typed.trim().split(/[\s_/-]+/);
-    const key = matchKey(typed);
+    // Each run is quoted as typed, its signs within kept: "CI/CD" of "CI/CD pipelines".
+    const tokens = [...typed.matchAll(/[^\s_/-]+/g)];
+    const words = tokens.map(([token]) => token);
+    const whole = matchKey(typed);
     // A name the vocabulary knows whole ("Power BI", "React Native") means that one name, not its words.
-    if (words.length < 2 || words.length > MAX_RUN_WORDS || how.aliases.has(key) || how.knownNames?.has(key))
+    if (
+      words.length < 2 ||
+      words.length > MAX_RUN_WORDS ||
+      how.aliases.has(whole) ||
+      how.knownNames?.has(whole)
+    )
       continue;
     const allKnown = words.every((word) => how.knownNames?.has(matchKey(word)));
     for (let length = words.length - 1; length >= 1; length -= 1) {
       for (let start = 0; start + length <= words.length; start += 1) {
-        const run = words.slice(start, start + length).join(' ');
+        const first = tokens[start] as RegExpExecArray;
+        const last = tokens[start + length - 1] as RegExpExecArray;
+        const run = typed.slice(first.index, last.index + last[0].length).replace(/\s+/g, ' ');
         const read = keysOf(run, how.aliases);
         const fresh = read.keys.filter((key) => !seen.has(key));
         const noisy = withoutNoise(run, how.noiseWords) !== run;

@@ -231,6 +231,11 @@ describe('a skill of several words', () => {
       'No role lists the skill "jenkins pipelines", so "jenkins" was read on its own.',
       'No role lists the skill "graphql api", so "graphql" was read on its own.',
     ]);
+    // A run is quoted as typed, with the signs inside it.
+    const slashed = readSkills(['CI/CD pipelines']).second;
+    expect(secondReadingNotes(slashed ? [slashed] : [], found)).toEqual([
+      'No role lists the skill "CI/CD pipelines", so "CI/CD" was read on its own.',
+    ]);
     // Names the vocabulary knows are alike: each that finds something is kept.
     expect(runs(['python sql'])?.map(([tier, , typed]) => [tier, typed])).toEqual([
       [2, 'python'],
