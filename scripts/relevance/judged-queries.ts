@@ -655,6 +655,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     industries: ['Health Tech'],
     skills: ['Python'],
   }),
+  // Products under their other names.
+  skills('skill alias', ['MS Office'], ['Office 365']),
+  skills('skill alias', ['Azure AD'], ['Active Directory']),
   // A rank with "+": it and the ranks above it.
   title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
   title(
