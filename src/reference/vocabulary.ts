@@ -226,6 +226,9 @@ export const SKILLS_NAMED_LIKE_PLACES: ReadonlySet<string> = new Set(
   vocabulary.skills.named_like_places.names.map(matchKey),
 );
 
+/** Soft skills ("Communication"), by match key: typed in skills, a note says no filter reads them. */
+export const SOFT_SKILLS: ReadonlySet<string> = new Set(vocabulary.skills.soft.names.map(matchKey));
+
 /** Words around an industry's name that say it is one ("fintech companies"), by match key. */
 export const INDUSTRY_NOISE_WORDS: ReadonlySet<string> = new Set(
   vocabulary.industries.noise_words.words.map(matchKey),

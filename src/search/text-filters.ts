@@ -11,6 +11,7 @@ import {
   SKILL_ALIASES,
   SKILL_NOISE_WORDS,
   SKILLS_NAMED_LIKE_PLACES,
+  SOFT_SKILLS,
 } from '../reference/vocabulary.js';
 import { type Query, valuesClause } from './es.js';
 import type { WordsLeftOut } from './left-out.js';
@@ -338,10 +339,18 @@ export function asReadChoice(name: string, clause: Query): Choice {
 export function readSkills(skills: readonly string[]): TextReading {
   const reading = readKeys(skills, SKILL_ALIASES, skillForms);
   const { expanded } = reading;
-  const note =
-    expanded.length > 0
-      ? `Read the skill${expanded.length > 1 ? 's' : ''} ${listInWords(expanded, 'and')}.`
-      : undefined;
+  const soft = skills.filter((skill) => SOFT_SKILLS.has(matchKey(skill))).map((skill) => `"${skill.trim()}"`);
+  const notes = [
+    ...(expanded.length > 0
+      ? [`Read the skill${expanded.length > 1 ? 's' : ''} ${listInWords(expanded, 'and')}.`]
+      : []),
+    ...(soft.length > 0
+      ? [
+          `${listInWords(soft, 'and')} ${soft.length > 1 ? 'are soft skills' : 'is a soft skill'}, which roles list apart from their skills: no filter reads soft skills.`,
+        ]
+      : []),
+  ];
+  const note = notes.length > 0 ? notes.join(' ') : undefined;
   const typed = { subject: 'skill', typed: skills.join(', ') } as const;
   return keyedReading('skills_key', reading, typed, runChoices(skills, reading.keys, SKILL_RUNS), note);
 }

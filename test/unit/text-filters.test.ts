@@ -40,6 +40,15 @@ describe('reading skills and industries', () => {
     ]);
   });
 
+  it('says that soft skills are read by no filter', () => {
+    expect(readSkills(['k8s', 'communication']).note).toBe(
+      'Read the skill "k8s" as Kubernetes. "communication" is a soft skill, which roles list apart from their skills: no filter reads soft skills.',
+    );
+    expect(readSkills(['Leadership', 'Teamwork']).note).toMatch(
+      /^"Leadership" and "Teamwork" are soft skills,/,
+    );
+  });
+
   it('reads a skill without the words that say how it is known, and "and" between two skills', () => {
     expect(readSkills(['kubernetes experience'])).toMatchObject({
       clause: { terms: { skills_key: ['kubernetesexperience', 'kubernetes'] } },

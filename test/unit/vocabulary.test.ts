@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AGENCY_INDUSTRY, INDUSTRIES } from '../../seed/catalogue/companies.js';
-import { LEVEL_PREFIXES, ROLE_FAMILIES } from '../../seed/catalogue/roles.js';
-import { analyse } from '../../src/domain/analysis.js';
+import {
+  LEADERSHIP_SOFT_SKILLS,
+  LEVEL_PREFIXES,
+  ROLE_FAMILIES,
+  SOFT_SKILLS,
+} from '../../seed/catalogue/roles.js';
+import { analyse, matchKey } from '../../src/domain/analysis.js';
 import {
   EXPERIENCE_LEVEL_WORDS,
   IGNORED_LEVEL_WORDS,
@@ -30,6 +35,7 @@ const titles = ROLE_FAMILIES.flatMap((family) => [
 const skills = new Set(
   ROLE_FAMILIES.flatMap((family) => [...family.skillPool, ...family.cores.flatMap((core) => core.skills)]),
 );
+const skillKeys = new Set([...skills].map(matchKey));
 const industries = new Set([...INDUSTRIES, AGENCY_INDUSTRY].map((industry) => industry.name));
 
 /** Titles the vocabulary knows that the demo data happens not to have. */
@@ -62,6 +68,15 @@ describe('the vocabulary', () => {
     for (const name of skills) {
       if (readLocation(name, false) !== undefined) expect(isSkillName(name), name).toBe(true);
     }
+  });
+
+  it('lists as soft skills the soft skills of the reference data, and no skill of it', () => {
+    const soft = new Set(vocabulary.skills.soft.names.map(matchKey));
+    for (const name of [...SOFT_SKILLS, ...LEADERSHIP_SOFT_SKILLS].filter(
+      (name) => !skillKeys.has(matchKey(name)),
+    ))
+      expect(soft.has(matchKey(name)), name).toBe(true);
+    for (const name of vocabulary.skills.soft.names) expect(skillKeys.has(matchKey(name)), name).toBe(false);
   });
 
   it('maps industry aliases to industries of the reference data, named exactly', () => {
