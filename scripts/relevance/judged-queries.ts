@@ -658,6 +658,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Products under their other names.
   skills('skill alias', ['MS Office'], ['Office 365']),
   skills('skill alias', ['Azure AD'], ['Active Directory']),
+  // Words shortened as in notes and sign-offs.
+  title('abbreviation', 'Sr. Eng. Mgr.', /^Senior Engineering Manager\b/i),
+  title('abbreviation', 'Data Sci', /\bData Scien(tist|ce)\b/i),
+  title('abbreviation', 'Dir of Eng', /\bDirector of (\w+ )?Engineering\b/i),
   // A rank with "+": it and the ranks above it.
   title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
   title(

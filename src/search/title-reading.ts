@@ -1363,7 +1363,7 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     RANK_AND_ABOVE,
     (whole, rank: string) => RANKS_AND_ABOVE.get(rank.toLowerCase())?.join('/') ?? whole,
   );
-  // Quotes around the title ("\"python developer\"") are no words of it, nor the length of a
+  // Quotes or "!" and "?" around the title ("\"python developer\"") are no words of it, nor the length of a
   // contract or its tax status ("- 6 month contract - Outside IR35"), nor years of experience:
   // no title has them.
   const withoutTerms = withRanks
@@ -1374,7 +1374,7 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     .replace(/\s+/g, ' ')
     .replace(EMPTY_BRACKETS, '')
     .replace(SEPARATOR_LEFT_EMPTY, '');
-  const typed = trimEdges(withoutTerms, (character) => /[\s"“”«»]/.test(character));
+  const typed = trimEdges(withoutTerms, (character) => /[\s"“”«»!?]/.test(character));
   const excluded: string[] = [];
   // The word after it, or two that are one word spelt apart ("NOT full stack", "-front end").
   const rest = typed

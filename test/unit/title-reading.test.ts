@@ -338,6 +338,7 @@ describe('alternatives in a title', () => {
 describe('quotes around a title', () => {
   it('are not part of the words the notes quote', () => {
     expect(built('"python developer"')).toEqual(built('python developer'));
+    expect(built('senior python developer!!!')).toEqual(built('senior python developer'));
     expect(readTitle('“Rust engineer”', 'title').note).toBe(
       'Read the title "Rust engineer" with "engineer" as Engineer or Developer.',
     );
@@ -867,6 +868,9 @@ describe('the second reading of a title', () => {
     );
     expect(readTitle('Front-End Dev', 'title').note).toBe(
       'Read the title "Front-End Dev" with "Dev" as Engineer or Developer.',
+    );
+    expect(readTitle('Sr. Eng. Mgr.', 'title').note).toBe(
+      'Read the title "Sr. Eng. Mgr." with "Sr." as Senior, "Eng." as Engineering or Engineer and "Mgr." as Manager.',
     );
     // A word typed twice is said once.
     expect(readTitle('BI Analyst Power BI', 'title').note).toBe(
