@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { editsWithin } from '../domain/words.js';
+import { editsWithin, listInWords } from '../domain/words.js';
 import { InvalidArgument } from '../errors.js';
 import { fixedValuesMeant, withSingulars } from '../reference/fixed-values.js';
 import { CURRENCY_NAMES, fixedValueKey } from '../reference/vocabulary.js';
@@ -102,7 +102,7 @@ function amountMeant(issue: Issue): string {
   if (!Number.isSafeInteger(amount)) return '';
   const currency =
     sign && String(issue.path.at(-1)).endsWith('_salary')
-      ? CURRENCY_NAMES.get(fixedValueKey(sign))
+      ? CURRENCY_NAMES.get(fixedValueKey(sign))?.[0]
       : undefined;
   return currency
     ? ` Did you mean ${amount}, with salary_currency "${currency}"?`
@@ -143,9 +143,11 @@ function valuesMeant(issue: Issue): string {
   const meant = fixedValuesMeant(allowed, issue.input);
   if (meant === undefined) return '';
   const values = meant.map((value) => JSON.stringify(value));
-  return meant.length === 1
-    ? ` Did you mean ${values[0]}?`
-    : ` Did you mean ${values.join(', ')}? Send each as an item of the list.`;
+  if (meant.length === 1) return ` Did you mean ${values[0]}?`;
+  // An item of a list takes each as an item; a field of one value, one of them.
+  return typeof issue.path.at(-1) === 'number'
+    ? ` Did you mean ${values.join(', ')}? Send each as an item of the list.`
+    : ` Did you mean ${listInWords(values, 'or')}?`;
 }
 
 const PREVIEW_LENGTH = 60;

@@ -33,17 +33,15 @@ export function withSingulars(name: string): string[] {
  * The values of a fixed list (one of the tools' enums) that a value sent outside it means, which
  * the error refusing it names, or undefined when it means none of them (docs/search-semantics.md,
  * "Fixed values"): the value written another way ("on site" for "On-site", "skills" for "skill"),
- * or one of its other names. Only signals' countries can mean several ("DACH"); every value named
- * is in `allowed`.
+ * or one of its other names. Signals' countries ("DACH") and the insight dimensions ("location":
+ * city or country) can mean several; only those in `allowed` are named.
  */
 export function fixedValuesMeant(allowed: readonly string[], typed: string): readonly string[] | undefined {
   const forms = withSingulars(fixedValueKey(typed));
   const written = allowed.find((value) => forms.includes(fixedValueKey(value)));
   if (written !== undefined) return [written];
-  const meant = otherNamesOf(allowed, typed, forms);
-  return meant !== undefined && meant.length > 0 && meant.every((value) => allowed.includes(value))
-    ? meant
-    : undefined;
+  const meant = otherNamesOf(allowed, typed, forms)?.filter((value) => allowed.includes(value)) ?? [];
+  return meant.length > 0 ? meant : undefined;
 }
 
 function otherNamesOf(
@@ -51,10 +49,8 @@ function otherNamesOf(
   typed: string,
   forms: readonly string[],
 ): readonly string[] | undefined {
-  const named = (names: ReadonlyMap<string, string>) => {
-    const value = forms.map((form) => names.get(form)).find((found) => found !== undefined);
-    return value === undefined ? undefined : [value];
-  };
+  const named = (names: ReadonlyMap<string, readonly string[]>) =>
+    forms.map((form) => names.get(form)).find((found) => found !== undefined);
   if (sameList(allowed, EXPERIENCE_LEVELS)) return named(EXPERIENCE_LEVEL_NAMES);
   if (sameList(allowed, EMPLOYMENT_TYPES)) return named(EMPLOYMENT_TYPE_NAMES);
   if (sameList(allowed, COMPANY_SIZE_BANDS)) return named(COMPANY_SIZE_NAMES);

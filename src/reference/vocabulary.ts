@@ -253,17 +253,21 @@ export function fixedValueKey(text: string): string {
   return foldKey(text).replace(/[^\p{L}\p{N}\p{Sc}]/gu, '');
 }
 
-/** Other names of one list's fixed values by `fixedValueKey`, each meaning one value of the list. */
+/**
+ * Other names of one list's fixed values by `fixedValueKey`, each meaning values of the list: one,
+ * or with `several` as many as it names ("location" is city or country).
+ */
 function fixedValueNames<Value extends string>(
   section: string,
   values: readonly Value[],
   entries: readonly Entry[],
-): ReadonlyMap<string, Value> {
+  several = false,
+): ReadonlyMap<string, readonly Value[]> {
   const names = byTypedForm(section, entries, fixedValueKey, (_, entry) => {
-    const [value, ...more] = entry.means;
-    if (more.length > 0 || !values.includes(value as Value))
-      fail(section, `"${entry.typed[0]}" must mean one of ${values.join(', ')}`);
-    return value as Value;
+    const meant = entry.means as Value[];
+    if ((meant.length > 1 && !several) || !meant.every((value) => values.includes(value)))
+      fail(section, `"${entry.typed[0]}" must mean ${several ? 'values' : 'one'} of ${values.join(', ')}`);
+    return meant;
   });
   for (const value of values)
     if (names.has(fixedValueKey(value))) fail(section, `"${value}" is a value itself`);
@@ -271,56 +275,57 @@ function fixedValueNames<Value extends string>(
 }
 
 /** Other names of the experience levels ("jr" → Entry). */
-export const EXPERIENCE_LEVEL_NAMES: ReadonlyMap<string, ExperienceLevel> = fixedValueNames(
+export const EXPERIENCE_LEVEL_NAMES: ReadonlyMap<string, readonly ExperienceLevel[]> = fixedValueNames(
   'filter_values.experience_level',
   EXPERIENCE_LEVELS,
   vocabulary.filter_values.experience_level,
 );
 
 /** Other names of the employment types ("contractor" → Contract). */
-export const EMPLOYMENT_TYPE_NAMES: ReadonlyMap<string, EmploymentType> = fixedValueNames(
+export const EMPLOYMENT_TYPE_NAMES: ReadonlyMap<string, readonly EmploymentType[]> = fixedValueNames(
   'filter_values.employment_type',
   EMPLOYMENT_TYPES,
   vocabulary.filter_values.employment_type,
 );
 
 /** Other names of the company size bands ("mid-size" → medium). */
-export const COMPANY_SIZE_NAMES: ReadonlyMap<string, CompanySizeBand> = fixedValueNames(
+export const COMPANY_SIZE_NAMES: ReadonlyMap<string, readonly CompanySizeBand[]> = fixedValueNames(
   'filter_values.company_size',
   COMPANY_SIZE_BANDS,
   vocabulary.filter_values.company_size,
 );
 
 /** Other names of the market insight dimensions ("seniority" → experience_level), for breakdown_by too. */
-export const INSIGHT_DIMENSION_NAMES: ReadonlyMap<string, InsightGroupBy> = fixedValueNames(
+export const INSIGHT_DIMENSION_NAMES: ReadonlyMap<string, readonly InsightGroupBy[]> = fixedValueNames(
   'filter_values.insight_group_by',
   INSIGHT_GROUP_BY,
   vocabulary.filter_values.insight_group_by,
+  true,
 );
 
 /** Other names of the market insight metrics ("median salary" → salary). */
-export const INSIGHT_METRIC_NAMES: ReadonlyMap<string, InsightMetric> = fixedValueNames(
+export const INSIGHT_METRIC_NAMES: ReadonlyMap<string, readonly InsightMetric[]> = fixedValueNames(
   'filter_values.insight_metric',
   INSIGHT_METRICS,
   vocabulary.filter_values.insight_metric,
 );
 
 /** Other names of the signal categories ("redundancies" → layoff). */
-export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, SignalCategory> = fixedValueNames(
+export const SIGNAL_CATEGORY_NAMES: ReadonlyMap<string, readonly SignalCategory[]> = fixedValueNames(
   'filter_values.signal_category',
   SIGNAL_CATEGORIES,
   vocabulary.filter_values.signal_category,
 );
 
 /** Other names of the salary currencies ("£", "euro" → GBP, EUR). */
-export const CURRENCY_NAMES: ReadonlyMap<string, Currency> = fixedValueNames(
+export const CURRENCY_NAMES: ReadonlyMap<string, readonly Currency[]> = fixedValueNames(
   'filter_values.currency',
   CURRENCIES,
   vocabulary.filter_values.currency,
 );
 
 /** Other names of the signal polarities ("good news" → positive). */
-export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, SignalPolarity> = fixedValueNames(
+export const SIGNAL_POLARITY_NAMES: ReadonlyMap<string, readonly SignalPolarity[]> = fixedValueNames(
   'filter_values.signal_polarity',
   SIGNAL_POLARITIES,
   vocabulary.filter_values.signal_polarity,

@@ -558,7 +558,7 @@ function termsOfWork(title: string): { rest: string; clauses: Query[]; notes: st
 /** The employment types by the key of their value or of another name ("parttime", "contractor"). */
 const EMPLOYMENT_BY_KEY: ReadonlyMap<string, EmploymentType> = new Map([
   ...EMPLOYMENT_TYPES.map((value) => [fixedValueKey(value), value] as const),
-  ...EMPLOYMENT_TYPE_NAMES,
+  ...[...EMPLOYMENT_TYPE_NAMES].flatMap(([key, values]) => values.map((value) => [key, value] as const)),
 ]);
 
 function termOfWorkAt(

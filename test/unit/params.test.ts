@@ -156,6 +156,13 @@ describe('a value outside a fixed list', () => {
     [searchSignalsInput, { categories: ['Layoffs'] }, 'categories.0', 'Did you mean "layoff"?'],
     [searchSignalsInput, { categories: ['Series A'] }, 'categories.0', 'Did you mean "funding"?'],
     [marketInsightsInput, { group_by: 'skills' }, 'group_by', 'Did you mean "skill"?'],
+    [marketInsightsInput, { group_by: 'location' }, 'group_by', 'Did you mean "city" or "country"?'],
+    [
+      marketInsightsInput,
+      { group_by: 'skill', breakdown_by: 'location' },
+      'breakdown_by',
+      'Did you mean "country"?',
+    ],
     [searchLeadsInput, { salary_currency: '£' }, 'salary_currency', 'Did you mean "GBP"?'],
     [searchLeadsInput, { salary_currency: 'euros' }, 'salary_currency', 'Did you mean "EUR"?'],
     [marketInsightsInput, { group_by: 'skill', currency: 'US$' }, 'currency', 'Did you mean "USD"?'],
