@@ -662,6 +662,17 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('abbreviation', 'Sr. Eng. Mgr.', /^Senior Engineering Manager\b/i),
   title('abbreviation', 'Data Sci', /\bData Scien(tist|ce)\b/i),
   title('abbreviation', 'Dir of Eng', /\bDirector of (\w+ )?Engineering\b/i),
+  // Later parts naming the specialty that "Software" in the first stands for.
+  title(
+    'job board',
+    'Staff Software Engineer, Platform (Go)',
+    /^Staff\b.*\b(Platform|Go) (Engineer|Developer)\b/i,
+  ),
+  titleAt('job board', 'Software Engineer - Payments (Kotlin)', {
+    title: /\b(Kotlin (Engineer|Developer)|Software Engineer)\b/i,
+    industries: ['Fintech'],
+    skills: ['Kotlin'],
+  }),
   // A rank with "+": it and the ranks above it.
   title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
   title(

@@ -1063,6 +1063,10 @@ function qualifierChoices(
       clause: allOf([...headClauses, ...qualifierClauses]),
       note: `${lead} ${listInWords(saidQualifiers, 'and')}.`,
     },
+    ...specialtyOfLaterParts(part, name, headConcepts, asSkillsListed, {
+      clauses: [...otherClauses, ...industryClauses],
+      said: [...saidOthers, ...(mixed ? [asIndustry(inIndustry)] : [])],
+    }),
     // The first part read again too: "Cloud DevOps Engineer - AWS" is a DevOps Engineer listing
     // cloud and AWS, as "Cloud DevOps Engineer" alone would be.
     ...runChoices(part, headConcepts, AS_SKILL, {
@@ -1117,6 +1121,49 @@ function qualifierChoices(
     );
   }
   return choices;
+}
+
+/**
+ * Beside a first part whose "software" a specialty implies, each later part naming a specialty as
+ * the role's, either one, beside `others` (places, an industry...): "Staff Software Engineer,
+ * Platform (Go)" is a Staff Platform or Staff Go Engineer. As preferred as the later parts read as
+ * skills.
+ */
+function specialtyOfLaterParts(
+  part: TitlePart,
+  name: string,
+  headConcepts: readonly Concept[],
+  listed: ReadonlyArray<{ text: string }>,
+  others: { clauses: readonly Query[]; said: readonly string[] },
+): Choice[] {
+  const read = listed.flatMap(({ text }) => {
+    const without = withoutImplied(part.typed, [
+      ...headConcepts,
+      ...withRoleNouns(sequenceOf(text).concepts),
+    ]);
+    return without ? [{ text, without }] : [];
+  });
+  const [first] = read;
+  if (!first) return [];
+  const specialties = listInWords(
+    read.map(({ text }) => `"${text}"`),
+    'or',
+  );
+  const said = [
+    ...others.said,
+    `it was read ${first.without.says}, with ${specialties} as the role's specialty`,
+  ];
+  return [
+    {
+      name: `${name}_qualifiers_specialty`,
+      tier: 6,
+      clause: allOf([
+        ...others.clauses,
+        anyOf(read.map(({ without }) => allOf(without.concepts.map(clauseOf)))),
+      ]),
+      note: `No role title has all of "${part.typed.trim()}", so ${listInWords(said, 'and')}.`,
+    },
+  ];
 }
 
 /** A part of a title that names an industry the vocabulary knows, not a department ("IT"). */

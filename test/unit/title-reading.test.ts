@@ -519,6 +519,14 @@ describe('the second reading of a title', () => {
     expect(choice('Data Engineer - Healthcare (Python)', 'qualifiers_skills')?.note).toBe(
       'No role title has all of "Data Engineer - Healthcare (Python)", so "Python" was read as a skill the role lists, and it was read without "Healthcare".',
     );
+    // Later parts as the specialty "software" stands for, either one, beside an industry part.
+    const specialty = choice('Staff Software Engineer, Platform (Go)', 'qualifiers_specialty');
+    expect(specialty?.tier).toBe(6);
+    expect(JSON.stringify(specialty?.clause)).toMatch(/"platform"}}]}},{"bool":{"filter":\[.*"go"}}]}}]/);
+    expect(JSON.stringify(specialty?.clause)).not.toContain('"software"');
+    expect(choice('Software Engineer - Payments (Kotlin)', 'qualifiers_specialty')?.note).toBe(
+      'No role title has all of "Software Engineer - Payments (Kotlin)", so "Payments" was read as the industry the role is in and it was read without "Software", with "Kotlin" as the role\'s specialty.',
+    );
     // A stack in brackets is skills though towns have some of its names; places read together.
     const towns = JSON.stringify(
       choice('Data Engineer (Python, dbt, Snowflake) | London', 'qualifiers')?.clause,
