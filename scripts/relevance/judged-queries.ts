@@ -673,6 +673,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     industries: ['Fintech'],
     skills: ['Kotlin'],
   }),
+  // The top of a field under another name.
+  title('synonym', 'Chief Data Scientist', /\b(Head of Data Science|Chief Data Officer)\b/i),
   // A rank with "+": it and the ranks above it.
   title('synonym', 'Staff+ Engineer', /\b(Staff|Principal)\b.*\bEngineer\b/i),
   title(
