@@ -1410,9 +1410,9 @@ export function readTitle(typedWithQuotes: string, field: string): TextReading {
     RANK_AND_ABOVE,
     (whole, rank: string) => RANKS_AND_ABOVE.get(rank.toLowerCase())?.join('/') ?? whole,
   );
-  // Quotes or "!" and "?" around the title ("\"python developer\"") are no words of it, nor the length of a
-  // contract or its tax status ("- 6 month contract - Outside IR35"), nor years of experience:
-  // no title has them.
+  // Quotes, "!" and "?" around the title ("\"python developer\"") are no words of it, nor the
+  // length of a contract or its tax status ("- 6 month contract - Outside IR35"), nor years of
+  // experience: no title has them.
   const withoutTerms = withRanks
     .replace(TERMS_OF_A_CONTRACT, ' ')
     .replace(YEARS_OF_EXPERIENCE, ' ')
@@ -1530,7 +1530,8 @@ function readTitleWords(typed: string, field: string): TextReading {
  * The title with each of its parts left out in turn, each part then read as a whole title is (a
  * job-board title: "Graduate Data Analyst - SQL - Leeds" without "Leeds"), or, for a title of one
  * part, each of its words (a skill's name of two as one), the rest read again ("prompt engineer"
- * without "prompt" is the Engineer titles); built only when nothing is found. None for one word, or more than MAX_WORDS_LEFT_OUT.
+ * without "prompt" is the Engineer titles); built only when nothing is found. None for one word,
+ * or more than MAX_WORDS_LEFT_OUT.
  */
 function eachLeftOut(
   typed: string,
@@ -1560,7 +1561,7 @@ function eachLeftOut(
   };
 }
 
-/** A title's concepts, each alone but two beside each other that name one skill ("Power BI"): left out together. */
+/** A title's concepts one by one, but two in a row naming one skill ("Power BI") together. */
 function leftOutTogether(concepts: readonly Concept[]): Concept[][] {
   const groups: Concept[][] = [];
   for (let index = 0; index < concepts.length; index++) {
