@@ -297,6 +297,7 @@ describe('a company name typed with a legal form', () => {
     // Descriptors people add to a name, before a legal form too.
     ['Snowline Technologies', { rest: 'Snowline', form: 'Technologies' }],
     ['Snowline AI Ltd', { rest: 'Snowline', form: 'AI Ltd' }],
+    ['Starlane Security company', { rest: 'Starlane Security', form: 'company' }],
     ['Ltd', undefined],
     ['Everstream', undefined],
     ['Limited Edition Games', undefined],
