@@ -673,6 +673,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     industries: ['Fintech'],
     skills: ['Kotlin'],
   }),
+  // Another name of the vocabulary misspelt: the index holds only what it means.
+  industry('typo', 'helthcare', ['Health Tech']),
+  skills('typo', ['sklern'], ['scikit-learn']),
   // The top of a field under another name.
   title('synonym', 'Chief Data Scientist', /\b(Head of Data Science|Chief Data Officer)\b/i),
   // A rank with "+": it and the ranks above it.

@@ -127,7 +127,7 @@ export function isSkillName(text: string): boolean {
 
 /** A skill's name of the vocabulary, or another name of one skill: "Power BI", "React Native", "k8s". */
 export function namesOneSkill(text: string): boolean {
-  return SKILL_RUNS.knownNames?.has(matchKey(text)) ?? false;
+  return SKILL_NAMES.has(matchKey(text));
 }
 
 /** Every industry the vocabulary names, and every other name of industries, by match key. */
@@ -352,7 +352,14 @@ export function readSkills(skills: readonly string[]): TextReading {
   ];
   const note = notes.length > 0 ? notes.join(' ') : undefined;
   const typed = { subject: 'skill', typed: skills.join(', ') } as const;
-  return keyedReading('skills_key', reading, typed, runChoices(skills, reading.keys, SKILL_RUNS), note);
+  const close = closeAliasChoices('skills_key', reading, SKILL_ALIASES, SKILL_NAMES, typed.subject);
+  return keyedReading(
+    'skills_key',
+    reading,
+    typed,
+    [...close, ...runChoices(skills, reading.keys, SKILL_RUNS)],
+    note,
+  );
 }
 
 /**
@@ -367,7 +374,36 @@ export function readIndustry(industry: string): TextReading {
   const typed = { subject: 'industry', typed: industry } as const;
   const parts = industryPartChoices(industry, reading.keys);
   const runs = parts.length > 0 ? [] : runChoices([industry], reading.keys, INDUSTRY_RUNS);
-  return keyedReading('industry_key', reading, typed, [...parts, ...runs], note);
+  const close = closeAliasChoices('industry_key', reading, INDUSTRY_ALIASES, INDUSTRY_NAMES, typed.subject);
+  return keyedReading('industry_key', reading, typed, [...close, ...parts, ...runs], note);
+}
+
+/**
+ * Other names of the vocabulary spelt close to a name taken as typed ("helthcare" for healthcare,
+ * which the index cannot correct, as it holds only what the names mean), after the close spellings
+ * the index has, with a note naming what they mean. None for a name the vocabulary knows.
+ */
+function closeAliasChoices(
+  field: string,
+  reading: KeyedReading,
+  aliases: ReadonlyMap<string, Alias>,
+  known: ReadonlySet<string>,
+  subject: TypoSubject,
+): Choice[] {
+  return reading.asTyped.flatMap(({ key, typed }, index) => {
+    if (known.has(key)) return [];
+    const meant = [...aliases].flatMap(([form, alias]) => (isCloseSpelling(key, form) ? [alias] : []));
+    if (meant.length === 0) return [];
+    const names = [...new Set(meant.flatMap((alias) => alias.names))];
+    return [
+      {
+        name: `${field}_close_alias_${index}`,
+        tier: 1.5,
+        clause: valuesClause(field, [...new Set(meant.flatMap((alias) => alias.keys))]),
+        note: `${TYPO_WORDING[subject]} "${typed}", so it was read as ${listInWords(names, 'or')}.`,
+      },
+    ];
+  });
 }
 
 /**
@@ -450,12 +486,15 @@ const namesOf = (aliases: ReadonlyMap<string, Alias>): ReadonlySet<string> =>
     ...[...aliases.values()].flatMap((alias) => alias.keys),
   ]);
 
+/** Every skill the vocabulary names, and every other name of one skill, by match key. */
+const SKILL_NAMES: ReadonlySet<string> = namesOf(SKILL_ALIASES);
+
 const SKILL_RUNS: RunReading = {
   field: 'skills_key',
   aliases: SKILL_ALIASES,
   noiseWords: SKILL_NOISE_WORDS,
   nameFirst: true,
-  knownNames: namesOf(SKILL_ALIASES),
+  knownNames: SKILL_NAMES,
 };
 const INDUSTRY_RUNS: RunReading = {
   field: 'industry_key',

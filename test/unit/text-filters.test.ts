@@ -262,6 +262,26 @@ describe('a skill of several words', () => {
   });
 });
 
+describe('another name of the vocabulary misspelt', () => {
+  it('is read as what that name means, after the close spellings the index has', () => {
+    const close = (reading: ReturnType<typeof readIndustry>) =>
+      reading.second?.choices.filter((choice) => choice.name.includes('_close_alias_'));
+    expect(close(readIndustry('helthcare'))).toEqual([
+      {
+        name: 'industry_key_close_alias_0',
+        tier: 1.5,
+        clause: { term: { industry_key: 'healthtech' } },
+        note: 'No role is in the industry "helthcare", so it was read as Health Tech.',
+      },
+    ]);
+    expect(close(readSkills(['python', 'sklern']))?.map((choice) => choice.note)).toEqual([
+      'No role lists the skill "sklern", so it was read as scikit-learn.',
+    ]);
+    // A name the vocabulary knows is no misspelling of another.
+    expect(close(readIndustry('fintech'))).toEqual([]);
+  });
+});
+
 describe('an industry of several words', () => {
   const runs = (industry: string) =>
     readIndustry(industry)
