@@ -352,7 +352,13 @@ export function readSkills(skills: readonly string[]): TextReading {
   ];
   const note = notes.length > 0 ? notes.join(' ') : undefined;
   const typed = { subject: 'skill', typed: skills.join(', ') } as const;
-  const close = closeAliasChoices('skills_key', reading, SKILL_ALIASES, SKILL_NAMES, typed.subject);
+  const close = closeAliasChoices(
+    'skills_key',
+    reading,
+    SKILL_ALIASES_BY_INITIAL,
+    SKILL_NAMES,
+    typed.subject,
+  );
   return keyedReading(
     'skills_key',
     reading,
@@ -374,9 +380,30 @@ export function readIndustry(industry: string): TextReading {
   const typed = { subject: 'industry', typed: industry } as const;
   const parts = industryPartChoices(industry, reading.keys);
   const runs = parts.length > 0 ? [] : runChoices([industry], reading.keys, INDUSTRY_RUNS);
-  const close = closeAliasChoices('industry_key', reading, INDUSTRY_ALIASES, INDUSTRY_NAMES, typed.subject);
+  const close = closeAliasChoices(
+    'industry_key',
+    reading,
+    INDUSTRY_ALIASES_BY_INITIAL,
+    INDUSTRY_NAMES,
+    typed.subject,
+  );
   return keyedReading('industry_key', reading, typed, [...close, ...parts, ...runs], note);
 }
+
+/** Other names of skills or industries by the first letter of their key, which a close spelling keeps. */
+type AliasesByInitial = ReadonlyMap<string, ReadonlyArray<readonly [string, Alias]>>;
+
+function byInitial(aliases: ReadonlyMap<string, Alias>): AliasesByInitial {
+  const grouped = new Map<string, Array<readonly [string, Alias]>>();
+  for (const entry of aliases) {
+    const initial = entry[0][0] ?? '';
+    grouped.set(initial, [...(grouped.get(initial) ?? []), entry]);
+  }
+  return grouped;
+}
+
+const SKILL_ALIASES_BY_INITIAL = byInitial(SKILL_ALIASES);
+const INDUSTRY_ALIASES_BY_INITIAL = byInitial(INDUSTRY_ALIASES);
 
 /**
  * Other names of the vocabulary spelt close to a name taken as typed ("helthcare" for healthcare,
@@ -386,13 +413,15 @@ export function readIndustry(industry: string): TextReading {
 function closeAliasChoices(
   field: string,
   reading: KeyedReading,
-  aliases: ReadonlyMap<string, Alias>,
+  aliases: AliasesByInitial,
   known: ReadonlySet<string>,
   subject: TypoSubject,
 ): Choice[] {
   return reading.asTyped.flatMap(({ key, typed }, index) => {
     if (known.has(key)) return [];
-    const meant = [...aliases].flatMap(([form, alias]) => (isCloseSpelling(key, form) ? [alias] : []));
+    const meant = (aliases.get(key[0] ?? '') ?? []).flatMap(([form, alias]) =>
+      isCloseSpelling(key, form) ? [alias] : [],
+    );
     if (meant.length === 0) return [];
     const names = [...new Set(meant.flatMap((alias) => alias.names))];
     return [
