@@ -676,6 +676,8 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Another name of the vocabulary misspelt: the index holds only what it means.
   industry('typo', 'helthcare', ['Health Tech']),
   skills('typo', ['sklern'], ['scikit-learn']),
+  // A Business Analyst is no Business Intelligence Analyst; the data has none.
+  { kind: 'trap', args: { title: 'business analyst' }, means: { nothing: true } },
   // The top of a field under another name.
   title('synonym', 'Chief Data Scientist', /\b(Head of Data Science|Chief Data Officer)\b/i),
   // A rank with "+": it and the ranks above it.

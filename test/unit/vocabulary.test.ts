@@ -39,7 +39,12 @@ const skillKeys = new Set([...skills].map(matchKey));
 const industries = new Set([...INDUSTRIES, AGENCY_INDUSTRY].map((industry) => industry.name));
 
 /** Titles the vocabulary knows that the demo data happens not to have. */
-const TITLES_BEYOND_THE_DATA = new Set(['Database Administrator', 'Technical Program Manager']);
+const TITLES_BEYOND_THE_DATA = new Set([
+  'Database Administrator',
+  'Technical Program Manager',
+  'Business Analyst',
+  'Business Systems Analyst',
+]);
 
 describe('the vocabulary', () => {
   it('reads title terms as phrases that occur in the titles of the reference data', () => {
