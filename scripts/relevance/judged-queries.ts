@@ -676,6 +676,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Another name of the vocabulary misspelt: the index holds only what it means.
   industry('typo', 'helthcare', ['Health Tech']),
   skills('typo', ['sklern'], ['scikit-learn']),
+  // A library or tool of one platform the data does not list: that platform.
+  skills('skill alias', ['Hibernate'], ['Java']),
+  skills('skill alias', ['jQuery'], ['JavaScript']),
+  skills('skill alias', ['Sass/SCSS'], ['CSS']),
   // A Business Analyst is no Business Intelligence Analyst; the data has none.
   { kind: 'trap', args: { title: 'business analyst' }, means: { nothing: true } },
   // The top of a field under another name.
