@@ -676,6 +676,12 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   // Another name of the vocabulary misspelt: the index holds only what it means.
   industry('typo', 'helthcare', ['Health Tech']),
   skills('typo', ['sklern'], ['scikit-learn']),
+  // Adjectives of job ads and words of a sentence name no role.
+  title('word order', 'Experienced Java Developer', role('Java')),
+  titleAt('word order', 'engineer who knows kubernetes', {
+    title: /\b(Engineer|Developer)\b/i,
+    skills: ['Kubernetes'],
+  }),
   // A library or tool of one platform the data does not list: that platform.
   skills('skill alias', ['Hibernate'], ['Java']),
   skills('skill alias', ['jQuery'], ['JavaScript']),
