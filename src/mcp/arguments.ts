@@ -117,7 +117,8 @@ const MEANINGFUL_WORD = 4;
 /**
  * The one allowed parameter an unknown name most likely means: its words all in the allowed name
  * ("min_salary" for min_annual_salary, "level" for experience_level), or a close spelling of it
- * or its singular ("skill", "loaction", "industries", "category"); else undefined, as when several would do.
+ * or its singular ("skill", "loaction", "industries", "category"); else undefined, as when several
+ * would do.
  */
 function parameterMeant(allowed: readonly string[], typed: string): string | undefined {
   const name = typed.toLowerCase();

@@ -397,7 +397,9 @@ function byInitial(aliases: ReadonlyMap<string, Alias>): AliasesByInitial {
   const grouped = new Map<string, Array<readonly [string, Alias]>>();
   for (const entry of aliases) {
     const initial = entry[0][0] ?? '';
-    grouped.set(initial, [...(grouped.get(initial) ?? []), entry]);
+    const group = grouped.get(initial) ?? [];
+    group.push(entry);
+    grouped.set(initial, group);
   }
   return grouped;
 }
