@@ -682,6 +682,9 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\b(Engineer|Developer)\b/i,
     skills: ['Kubernetes'],
   }),
+  // A field of work after a rank and a specialty, which the data's leaders' titles leave out.
+  title('word order', 'Head of Platform Engineering', /^Head of Platform$/i),
+  title('word order', 'Director of Product Management', /^Director of Product$/i),
   // A library or tool of one platform the data does not list: that platform.
   skills('skill alias', ['Hibernate'], ['Java']),
   skills('skill alias', ['jQuery'], ['JavaScript']),

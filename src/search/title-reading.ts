@@ -610,7 +610,11 @@ function secondReadingOf(part: TitlePart, name: string): { choices: Choice[]; fu
       note: placeNotes.join(' '),
     });
   }
-  choices.push(...joinedAsEither(part, name), ...alikeRankChoices(part, name));
+  choices.push(
+    ...joinedAsEither(part, name),
+    ...alikeRankChoices(part, name),
+    ...fieldBesideRank(part, name),
+  );
   // With the places of choice 1 as places first: "Full Stack Developer - Leeds" is not spelt close
   // to "lead"; then, when words at the end without a separator were read as a place, with those
   // as words of the title: a misspelling may name a town too ("product manger").
@@ -902,6 +906,25 @@ function alikeRankChoices(part: TitlePart, name: string): Choice[] {
       tier: 1.5,
       clause: allOf(concepts.map(clauseOf)),
       note: `No role title has all of "${part.typed.trim()}", so "${asTyped(part.typed, typed.word)}" was read as ${listInWords(meaning, 'or')}.`,
+    },
+  ];
+}
+
+/**
+ * The title without a field of work it ends with beside a rank word: "Head of Platform
+ * Engineering" is the Head of Platform, "Director of Product Management" the Director of Product.
+ * After the alike ranks, before a word is read as a skill.
+ */
+function fieldBesideRank(part: TitlePart, name: string): Choice[] {
+  const last = part.concepts.at(-1);
+  const field = last?.kind === 'term' && FIELD_WORDS.has(last.typed) ? last : undefined;
+  if (!field || !part.concepts.some(isRank)) return [];
+  return [
+    {
+      name: `${name}_without_field`,
+      tier: 1.75,
+      clause: allOf(part.concepts.slice(0, -1).map(clauseOf)),
+      note: `No role title has all of "${part.typed.trim()}", so it was read without "${asTyped(part.typed, field.typed)}".`,
     },
   ];
 }

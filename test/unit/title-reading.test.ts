@@ -750,6 +750,19 @@ describe('the second reading of a title', () => {
     expect(choicesOf('London').map(([name]) => name)).not.toContain('title_0_leading_place');
   });
 
+  it('leaves out a field of work ending a title beside a rank word', () => {
+    expect(
+      choicesOf('Head of Platform Engineering').find(([name]) => name === 'title_0_without_field'),
+    ).toEqual([
+      'title_0_without_field',
+      1.75,
+      'No role title has all of "Head of Platform Engineering", so it was read without "Engineering".',
+    ]);
+    // Not without a rank word, nor a field word that is not last.
+    expect(choicesOf('platform engineering').map(([name]) => name)).not.toContain('title_0_without_field');
+    expect(choicesOf('Data Science Lead').map(([name]) => name)).not.toContain('title_0_without_field');
+  });
+
   it('leaves out what another specialty implies: "software" beside "backend", "SWE" as a role noun', () => {
     const software = readTitle('backend software engineers', 'title').second?.choices?.find(
       (choice) => choice.name === 'title_0_implied',
