@@ -682,6 +682,10 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
     title: /\b(Engineer|Developer)\b/i,
     skills: ['Kubernetes'],
   }),
+  // Roles under the names other employers give them.
+  title('synonym', 'Project Manager', /\bDelivery Manager\b/i),
+  title('abbreviation', 'APM', /\bAssociate Product Manager\b/i),
+  title('synonym', 'Visual Designer', /\bUI Designer\b/i),
   // A field of work after a rank and a specialty, which the data's leaders' titles leave out.
   title('word order', 'Head of Platform Engineering', /^Head of Platform$/i),
   title('word order', 'Director of Product Management', /^Director of Product$/i),
