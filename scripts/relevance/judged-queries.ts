@@ -686,6 +686,7 @@ export const JUDGED_QUERIES: readonly JudgedQuery[] = [
   title('synonym', 'Project Manager', /\bDelivery Manager\b/i),
   title('abbreviation', 'APM', /\bAssociate Product Manager\b/i),
   title('synonym', 'Visual Designer', /\bUI Designer\b/i),
+  title('synonym', 'Insights Analyst', /\b(Business Intelligence|Data) Analyst\b/i),
   // A field of work after a rank and a specialty, which the data's leaders' titles leave out.
   title('word order', 'Head of Platform Engineering', /^Head of Platform$/i),
   title('word order', 'Director of Product Management', /^Director of Product$/i),
