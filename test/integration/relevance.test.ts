@@ -350,15 +350,16 @@ describe('relevance over the seeded data', () => {
     expect(near.total).toBe(munich.total);
   });
 
-  it('reads no real word as another: "project manager" is not read as "product manager"', async () => {
-    expect(open.some((lead) => /Product Manager/.test(lead.title))).toBe(true);
+  it('reads no real word as another: "project owner" is not read as "product owner"', async () => {
+    // ("project manager" is the vocabulary's other name of a Delivery Manager.)
+    expect(open.some((lead) => /Product Owner/.test(lead.title))).toBe(true);
     expect(open.some((lead) => /Project/.test(lead.title))).toBe(false);
-    const result = await callOk(client, 'search_leads', { title: 'project manager' });
+    const result = await callOk(client, 'search_leads', { title: 'project owner' });
     expect(result.total).toBe(0);
-    // Only what leaving out each word finds: "manager" alone finds the managers.
+    // Only what leaving out each word finds: "owner" alone finds the Product Owners.
     expect(result.notes).toHaveLength(1);
     expect(result.notes[0]).toMatch(
-      /^No open role has a title with all of "project manager"; leaving out "project" finds \d+\.$/,
+      /^No open role has a title with all of "project owner"; leaving out "project" finds \d+\.$/,
     );
   });
 
